@@ -1,0 +1,119 @@
+#include "concord/collision/distance/distance_type.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace concord {
+
+PointEdgeDistanceType point_edge_distance_type(const Vec3& p, const Vec3& e0, const Vec3& e1) {
+    const Vec3 e = e1 - e0;
+    const double ee = e.squaredNorm();
+    if (ee == 0.0) return PointEdgeDistanceType::P_E0;  // degenerate edge: a point
+    const double s = e.dot(p - e0) / ee;
+    if (s <= 0.0) return PointEdgeDistanceType::P_E0;
+    if (s >= 1.0) return PointEdgeDistanceType::P_E1;
+    return PointEdgeDistanceType::P_E;
+}
+
+PointTriangleDistanceType point_triangle_distance_type(const Vec3& p, const Vec3& t0,
+                                                       const Vec3& t1, const Vec3& t2) {
+    // Region classification by the signs of the barycentric-like quantities of the Voronoi
+    // regions of the triangle's vertices, edges and face (Ericson, Real-Time Collision
+    // Detection, Sec. 5.1.5).
+    using T = PointTriangleDistanceType;
+    const Vec3 ab = t1 - t0, ac = t2 - t0, ap = p - t0;
+    const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+    if (d1 <= 0.0 && d2 <= 0.0) return T::P_T0;
+    const Vec3 bp = p - t1;
+    const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+    if (d3 >= 0.0 && d4 <= d3) return T::P_T1;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return T::P_E0;
+    const Vec3 cp = p - t2;
+    const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+    if (d6 >= 0.0 && d5 <= d6) return T::P_T2;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return T::P_E2;
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) return T::P_E1;
+    if (ab.cross(ac).squaredNorm() > 0.0) return T::P_T;
+    // Degenerate (zero-area) triangle that fell through every vertex/edge test because of
+    // round-off: pick the closest edge.
+    const Vec3* v[3] = {&t0, &t1, &t2};
+    double best = std::numeric_limits<double>::infinity();
+    T best_type = T::P_E0;
+    for (int k = 0; k < 3; ++k) {
+        const Vec3& a = *v[k];
+        const Vec3& b = *v[(k + 1) % 3];
+        const Vec3 e = b - a;
+        const double s = std::clamp(e.squaredNorm() > 0 ? e.dot(p - a) / e.squaredNorm() : 0.0,
+                                    0.0, 1.0);
+        const double d = (p - (a + s * e)).squaredNorm();
+        if (d < best) {
+            best = d;
+            best_type = static_cast<T>(static_cast<int>(T::P_E0) + k);
+        }
+    }
+    return best_type;
+}
+
+EdgeEdgeDistanceType edge_edge_distance_type(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0,
+                                             const Vec3& eb1) {
+    using T = EdgeEdgeDistanceType;
+    const Vec3 u = ea1 - ea0, v = eb1 - eb0, w = ea0 - eb0;
+    const double a = u.squaredNorm(), b = u.dot(v), c = v.squaredNorm();
+    const double d = u.dot(w), e = v.dot(w);
+    const double D = a * c - b * b;  // = |u x v|^2 >= 0
+
+    // Nearly parallel (or degenerate) edges: the closest pair is realised by an endpoint of one
+    // edge against the other edge; take the best of the four point-edge distances.
+    constexpr double kParallelThreshold = 1e-20;
+    if (a == 0.0 || c == 0.0 || D <= kParallelThreshold * a * c) {
+        struct Option {
+            double dist;
+            T type;
+        };
+        auto pe = [](const Vec3& p, const Vec3& e0, const Vec3& e1, T t0, T t1, T te) -> Option {
+            const auto type = point_edge_distance_type(p, e0, e1);
+            const Vec3 e = e1 - e0;
+            switch (type) {
+                case PointEdgeDistanceType::P_E0: return {(p - e0).squaredNorm(), t0};
+                case PointEdgeDistanceType::P_E1: return {(p - e1).squaredNorm(), t1};
+                default: return {(p - e0).cross(e).squaredNorm() / e.squaredNorm(), te};
+            }
+        };
+        const std::array<Option, 4> options = {
+            pe(ea0, eb0, eb1, T::EA0_EB0, T::EA0_EB1, T::EA0_EB),
+            pe(ea1, eb0, eb1, T::EA1_EB0, T::EA1_EB1, T::EA1_EB),
+            pe(eb0, ea0, ea1, T::EA0_EB0, T::EA1_EB0, T::EA_EB0),
+            pe(eb1, ea0, ea1, T::EA0_EB1, T::EA1_EB1, T::EA_EB1),
+        };
+        return std::min_element(options.begin(), options.end(),
+                                [](const Option& x, const Option& y) { return x.dist < y.dist; })
+            ->type;
+    }
+
+    // Closest points of the two segments (Ericson Sec. 5.1.9): s on edge a, t on edge b.
+    double s = std::clamp((b * e - c * d) / D, 0.0, 1.0);
+    double t = (b * s + e) / c;
+    bool s_clamped = false;
+    if (t <= 0.0) {
+        t = 0.0;
+        s = std::clamp(-d / a, 0.0, 1.0);
+        s_clamped = true;
+    } else if (t >= 1.0) {
+        t = 1.0;
+        s = std::clamp((b - d) / a, 0.0, 1.0);
+        s_clamped = true;
+    }
+    (void)s_clamped;
+    const bool s0 = s <= 0.0, s1 = s >= 1.0, t0 = t <= 0.0, t1 = t >= 1.0;
+    if (s0) return t0 ? T::EA0_EB0 : (t1 ? T::EA0_EB1 : T::EA0_EB);
+    if (s1) return t0 ? T::EA1_EB0 : (t1 ? T::EA1_EB1 : T::EA1_EB);
+    if (t0) return T::EA_EB0;
+    if (t1) return T::EA_EB1;
+    return T::EA_EB;
+}
+
+}  // namespace concord
