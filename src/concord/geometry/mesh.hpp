@@ -33,12 +33,22 @@ struct TriMesh {
     int num_edges() const { return static_cast<int>(edges.rows()); }
 
     /// Recomputes edges and every adjacency array from `faces`. Call after changing faces.
+    /// Deterministic: edges are sorted by (v0, v1); every adjacency list is in increasing index
+    /// order. A face that repeats a vertex (degenerate) is listed once per distinct vertex and
+    /// once per distinct edge. Throws InputError if a face index is outside [0, V).
     void build_connectivity();
 
+    /// Box around all vertices; empty() for a mesh without vertices.
     AABB bounds() const;
 };
 
 /// Builds a mesh from vertices and faces and computes its connectivity.
+/// Throws InputError ("mesh: face 3 references vertex 9 but the mesh has 8 vertices") for a
+/// face index outside [0, V).
 TriMesh make_mesh(Vertices vertices, Faces faces);
+
+/// Throws InputError "NAME: face F references vertex I but the mesh has V vertices" (or "...has
+/// negative vertex index I") for the first face with an index outside [0, num_vertices).
+void check_face_indices(const Faces& faces, int num_vertices, const std::string& name);
 
 }  // namespace concord

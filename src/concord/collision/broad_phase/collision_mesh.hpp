@@ -21,4 +21,21 @@ struct CollisionMesh {
     int num_faces() const { return static_cast<int>(faces.rows()); }
 };
 
+/// Checks that the per-element body arrays match the element counts, that every index is in
+/// range, that body ids are non-negative and that each edge and face lies on the vertices of its
+/// own body (a pair inside one body is never a contact, so a face that borrowed another body's
+/// vertex would silently produce a self-contact). Throws InputError naming the first bad element.
+void validate_collision_mesh(const CollisionMesh& mesh);
+
+/// Appends one body's surface given with body-local vertex indices 0..num_vertices-1 and with
+/// its unique undirected edges; the indices are shifted past the vertices already present.
+void append_body(CollisionMesh& mesh, int body, int num_vertices, const Faces& local_faces,
+                 const Edges& local_edges);
+
+/// Same, deriving the unique undirected edges (smaller index first, sorted) from the faces.
+void append_body(CollisionMesh& mesh, int body, int num_vertices, const Faces& local_faces);
+
+/// Unique undirected edges of a face list, smaller vertex index first, sorted lexicographically.
+Edges unique_edges(const Faces& faces);
+
 }  // namespace concord

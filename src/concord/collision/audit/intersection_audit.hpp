@@ -1,0 +1,62 @@
+// The exact intersection audit of a configuration: do the surfaces of different bodies share a
+// point, and does any vertex lie on or below a half-space's boundary plane?
+//
+// Every decision is exact (see exact_predicates.hpp), and contact at distance zero counts: the
+// engine promises strictly positive distances, so touching is reported as a violation.
+// Triangles of the same body are never tested against each other.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "concord/math/types.hpp"
+
+namespace concord {
+
+/// One body's surface in world coordinates. Non-owning: both matrices must outlive the audit.
+struct AuditBody {
+    const Faces* faces = nullptr;        ///< F x 3 indices into *vertices
+    const Vertices* vertices = nullptr;  ///< V x 3 world positions
+};
+
+/// A half-space boundary. The solid side is dot(x - point, normal) < 0; bodies must stay where
+/// dot(x - point, normal) > 0. The normal need not be exactly unit: the plane is the exact zero
+/// set of that expression for the stored doubles.
+struct AuditHalfSpace {
+    Vec3 point = Vec3::Zero();
+    Vec3 normal = Vec3::UnitY();
+};
+
+/// Two triangles of different bodies that share a point; body_a < body_b.
+struct TriangleHit {
+    int body_a, face_a;
+    int body_b, face_b;
+    friend bool operator==(const TriangleHit&, const TriangleHit&) = default;
+    friend auto operator<=>(const TriangleHit&, const TriangleHit&) = default;
+};
+
+/// A vertex on or below a half-space's boundary plane.
+struct PlaneHit {
+    int body, vertex, plane;
+    friend bool operator==(const PlaneHit&, const PlaneHit&) = default;
+    friend auto operator<=>(const PlaneHit&, const PlaneHit&) = default;
+};
+
+struct AuditResult {
+    bool clean = true;                       ///< no triangle hit and no plane hit
+    std::int64_t triangle_hit_count = 0;     ///< all intersecting triangle pairs
+    std::int64_t plane_hit_count = 0;        ///< all (vertex, plane) violations
+    std::vector<TriangleHit> triangle_hits;  ///< the first max_reports in lexicographic order
+    std::vector<PlaneHit> plane_hits;        ///< the first max_reports in lexicographic order
+};
+
+/// Audits the bodies against each other and against the half-spaces. Reports are the
+/// lexicographically smallest hits (independent of the thread count), at most max_reports of
+/// each kind (a negative value counts as 0); the counts cover every hit.
+/// Raises InputError for a missing matrix, a face index out of range, a non-finite vertex, or a
+/// plane with a non-finite point or a zero or non-finite normal, naming the body and element.
+AuditResult audit_intersections(std::span<const AuditBody> bodies,
+                                std::span<const AuditHalfSpace> planes, int max_reports = 16);
+
+}  // namespace concord

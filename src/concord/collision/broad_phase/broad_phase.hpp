@@ -1,0 +1,59 @@
+// Broad phase: contact candidates between different bodies from swept, inflated boxes.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "concord/collision/broad_phase/body_pair_filter.hpp"
+#include "concord/collision/broad_phase/candidates.hpp"
+#include "concord/collision/broad_phase/collision_mesh.hpp"
+#include "concord/collision/broad_phase/lbvh.hpp"
+#include "concord/geometry/aabb.hpp"
+#include "concord/math/types.hpp"
+
+namespace concord {
+
+/// How candidate boxes are paired. Both give identical candidates; they differ in speed.
+enum class BroadPhaseMethod {
+    lbvh,             ///< linear BVH over faces and over edges (default; near n log n)
+    sweep_and_prune,  ///< sort by box minimum along one axis and scan; fast only when sparse
+};
+
+struct BroadPhaseParams {
+    /// Contact activation distance dhat (a distance, not squared; >= 0, finite). Every pair of
+    /// primitives that comes within dhat of each other at some time of the step, both moving
+    /// linearly from x0 to x1, is reported: each swept box is grown by dhat / 2 (see
+    /// swept_boxes.hpp for the argument). 1e-3 matches the scene format's default.
+    double dhat = 1e-3;
+    BroadPhaseMethod method = BroadPhaseMethod::lbvh;
+    BodyPairFilter body_pair_filter;  ///< empty: every pair of different bodies
+};
+
+/// Point-triangle and edge-edge candidates between different bodies for the step from x0 to x1
+/// (V x 3 each; pass the same array twice for a static query). Never pairs two elements of one
+/// body. The result is deduplicated, sorted, and identical on any number of threads and for
+/// either method. Throws InputError on an invalid mesh, mismatched or non-finite positions, or
+/// a negative or non-finite dhat.
+Candidates find_candidates(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                           const BroadPhaseParams& params = {});
+
+/// The checks find_candidates runs on its input (see there).
+void validate_broad_phase_input(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                                double dhat);
+
+/// Building blocks of the LBVH method, for callers that keep their own boxes or hierarchies
+/// (e.g. re-querying one tree with other boxes). They trust their input (no validation).
+
+/// Pairs (v, f) of different, filter-accepted bodies whose boxes overlap: vertex_boxes[v]
+/// against the boxes face_bvh was built on. Sorted by (vertex, face).
+std::vector<PointTriangleCandidate> point_triangle_candidates(const CollisionMesh& mesh,
+                                                              std::span<const AABB> vertex_boxes,
+                                                              const LBVH& face_bvh,
+                                                              const BodyPairFilter& filter = {});
+
+/// Pairs (a, b), a < b, of edges of different, filter-accepted bodies whose boxes (those
+/// edge_bvh was built on) overlap. Sorted by (edge_a, edge_b).
+std::vector<EdgeEdgeCandidate> edge_edge_candidates(const CollisionMesh& mesh, const LBVH& edge_bvh,
+                                                    const BodyPairFilter& filter = {});
+
+}  // namespace concord

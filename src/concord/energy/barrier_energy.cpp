@@ -1,0 +1,224 @@
+#include "concord/energy/barrier_energy.hpp"
+
+#include "concord/collision/barrier/barrier.hpp"
+#include "concord/collision/distance/edge_edge.hpp"
+#include "concord/collision/distance/edge_edge_mollifier.hpp"
+#include "concord/collision/distance/point_plane.hpp"
+#include "concord/collision/distance/point_triangle.hpp"
+#include "concord/energy/affine_stencil.hpp"
+#include "concord/energy/deterministic_parallel.hpp"
+#include "concord/math/psd_projection.hpp"
+
+namespace concord {
+
+namespace {
+
+// Local value/gradient/Hessian of one pair in the stacked coordinates of its vertices.
+template <int N>
+struct LocalDerivatives {
+    double value = 0.0;
+    Vec<3 * N> gradient = Vec<3 * N>::Zero();
+    Mat<3 * N> hessian = Mat<3 * N>::Zero();
+};
+
+// kappa b(d) with d the squared distance: chain rule through the distance derivatives.
+template <int N>
+LocalDerivatives<N> barrier_of_distance(double kappa, double d, double dhat_sq,
+                                        const Vec<3 * N>& dd, const Mat<3 * N>& ddd, int order) {
+    LocalDerivatives<N> r;
+    r.value = kappa * barrier(d, dhat_sq);
+    if (order >= 1) r.gradient = kappa * barrier_first_derivative(d, dhat_sq) * dd;
+    if (order >= 2)
+        r.hessian = kappa * (barrier_second_derivative(d, dhat_sq) * dd * dd.transpose() +
+                             barrier_first_derivative(d, dhat_sq) * ddd);
+    return r;
+}
+
+}  // namespace
+
+BarrierEnergy::BarrierEnergy(const ContactSurface& surface, const std::vector<HalfSpace>& planes,
+                             std::vector<bool> body_movable, double dhat)
+    : surface_(surface), planes_(planes), movable_(std::move(body_movable)), dhat_(dhat) {}
+
+// Each pair kind is evaluated by one function that fills value, gradient and Hessian up to
+// `order` (0, 1 or 2); value(), add_gradient() and add_hessian() differ only in what they keep.
+namespace {
+
+struct PairEvaluator {
+    const ContactSurface& s;
+    const std::vector<HalfSpace>& planes;
+    const VecX& q;
+    double kappa, dhat_sq;
+
+    Vec3 x(int v) const { return s.position(q, v); }
+
+    LocalDerivatives<4> point_triangle(const PointTriangleContact& c, int order) const {
+        const auto& f = s.mesh.faces;
+        const Vec3 p = x(c.vertex), t0 = x(f(c.face, 0)), t1 = x(f(c.face, 1)), t2 = x(f(c.face, 2));
+        const double d = point_triangle_distance_sq(p, t0, t1, t2, c.type);
+        Vec12 g = Vec12::Zero();
+        Mat12 H = Mat12::Zero();
+        if (order >= 1) g = point_triangle_distance_sq_gradient(p, t0, t1, t2, c.type);
+        if (order >= 2) H = point_triangle_distance_sq_hessian(p, t0, t1, t2, c.type);
+        return barrier_of_distance<4>(kappa, d, dhat_sq, g, H, order);
+    }
+
+    LocalDerivatives<4> edge_edge(const EdgeEdgeContact& c, int order) const {
+        const auto& e = s.mesh.edges;
+        const Vec3 a0 = x(e(c.edge_a, 0)), a1 = x(e(c.edge_a, 1)), b0 = x(e(c.edge_b, 0)),
+                   b1 = x(e(c.edge_b, 1));
+        const double d = edge_edge_distance_sq(a0, a1, b0, b1, c.type);
+        Vec12 g = Vec12::Zero();
+        Mat12 H = Mat12::Zero();
+        if (order >= 1) g = edge_edge_distance_sq_gradient(a0, a1, b0, b1, c.type);
+        if (order >= 2) H = edge_edge_distance_sq_hessian(a0, a1, b0, b1, c.type);
+        LocalDerivatives<4> b = barrier_of_distance<4>(kappa, d, dhat_sq, g, H, order);
+        // Mollified barrier m(c) b(d): product rule.
+        const double eps = c.mollifier_threshold;
+        const double m = edge_edge_mollifier(a0, a1, b0, b1, eps);
+        if (m == 1.0) return b;
+        LocalDerivatives<4> r;
+        r.value = m * b.value;
+        if (order >= 1) {
+            const Vec12 gm = edge_edge_mollifier_gradient(a0, a1, b0, b1, eps);
+            r.gradient = m * b.gradient + b.value * gm;
+            if (order >= 2) {
+                const Mat12 Hm = edge_edge_mollifier_hessian(a0, a1, b0, b1, eps);
+                r.hessian = m * b.hessian + b.value * Hm + gm * b.gradient.transpose() +
+                            b.gradient * gm.transpose();
+            }
+        }
+        return r;
+    }
+
+    LocalDerivatives<1> point_plane(const PointPlaneContact& c, int order) const {
+        const HalfSpace& h = planes[static_cast<std::size_t>(c.plane)];
+        const Vec3 p = x(c.vertex);
+        const double sd = plane_signed_distance(h, p);
+        const double d = sd * sd;
+        const Vec3 g = 2.0 * sd * h.normal;
+        const Mat3 H = 2.0 * h.normal * h.normal.transpose();
+        return barrier_of_distance<1>(kappa, d, dhat_sq, g, H, order);
+    }
+};
+
+}  // namespace
+
+double BarrierEnergy::value(const VecX& q) const {
+    if (!contacts_) return 0.0;
+    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_};
+    const auto& c = *contacts_;
+    return deterministic_sum(c.point_triangle.size(),
+                             [&](std::size_t i) { return ev.point_triangle(c.point_triangle[i], 0).value; }) +
+           deterministic_sum(c.edge_edge.size(),
+                             [&](std::size_t i) { return ev.edge_edge(c.edge_edge[i], 0).value; }) +
+           deterministic_sum(c.point_plane.size(),
+                             [&](std::size_t i) { return ev.point_plane(c.point_plane[i], 0).value; });
+}
+
+namespace {
+
+template <int N, typename Contact, typename Eval, typename StencilOf>
+void gradient_of(const std::vector<Contact>& contacts, const ContactSurface& s, Eval&& eval,
+                 StencilOf&& stencil_of, const std::vector<bool>& movable, VecX& g) {
+    // Per-chunk dense partial gradients would cost O(chunks * DoFs); instead each chunk keeps
+    // its contacts' local gradients and the scatter runs serially in contact order.
+    std::vector<Vec<3 * N>> local(contacts.size());
+    for_each_chunk(contacts.size(), [&](std::size_t b, std::size_t e, std::size_t) {
+        for (std::size_t i = b; i < e; ++i) local[i] = eval(contacts[i]).gradient;
+    });
+    auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
+    for (std::size_t i = 0; i < contacts.size(); ++i) {
+        const AffineStencil<N> st(s, stencil_of(contacts[i]));
+        st.scatter_gradient(local[i], g, is_movable);
+    }
+}
+
+template <int N, typename Contact, typename Eval, typename StencilOf>
+void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, Eval&& eval,
+                StencilOf&& stencil_of, const std::vector<bool>& movable, bool project,
+                Triplets& H) {
+    std::vector<Triplets> chunk_triplets(num_chunks(contacts.size()));
+    auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
+    for_each_chunk(contacts.size(), [&](std::size_t b, std::size_t e, std::size_t c) {
+        Triplets& out = chunk_triplets[c];
+        for (std::size_t i = b; i < e; ++i) {
+            Mat<3 * N> h = eval(contacts[i]).hessian;
+            if (project) h = project_to_psd<3 * N>(h);
+            const AffineStencil<N> st(s, stencil_of(contacts[i]));
+            st.scatter_hessian(h, out, is_movable);
+        }
+    });
+    for (auto& t : chunk_triplets) H.insert(H.end(), t.begin(), t.end());
+}
+
+}  // namespace
+
+void BarrierEnergy::add_gradient(const VecX& q, VecX& g) const {
+    if (!contacts_) return;
+    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_};
+    const auto& f = surface_.mesh.faces;
+    const auto& e = surface_.mesh.edges;
+    gradient_of<4>(
+        contacts_->point_triangle, surface_, [&](const auto& c) { return ev.point_triangle(c, 1); },
+        [&](const PointTriangleContact& c) {
+            return std::array<int, 4>{c.vertex, f(c.face, 0), f(c.face, 1), f(c.face, 2)};
+        },
+        movable_, g);
+    gradient_of<4>(
+        contacts_->edge_edge, surface_, [&](const auto& c) { return ev.edge_edge(c, 1); },
+        [&](const EdgeEdgeContact& c) {
+            return std::array<int, 4>{e(c.edge_a, 0), e(c.edge_a, 1), e(c.edge_b, 0), e(c.edge_b, 1)};
+        },
+        movable_, g);
+    gradient_of<1>(
+        contacts_->point_plane, surface_, [&](const auto& c) { return ev.point_plane(c, 1); },
+        [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_, g);
+}
+
+void BarrierEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) const {
+    if (!contacts_) return;
+    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_};
+    const auto& f = surface_.mesh.faces;
+    const auto& e = surface_.mesh.edges;
+    hessian_of<4>(
+        contacts_->point_triangle, surface_, [&](const auto& c) { return ev.point_triangle(c, 2); },
+        [&](const PointTriangleContact& c) {
+            return std::array<int, 4>{c.vertex, f(c.face, 0), f(c.face, 1), f(c.face, 2)};
+        },
+        movable_, project_psd, H);
+    hessian_of<4>(
+        contacts_->edge_edge, surface_, [&](const auto& c) { return ev.edge_edge(c, 2); },
+        [&](const EdgeEdgeContact& c) {
+            return std::array<int, 4>{e(c.edge_a, 0), e(c.edge_a, 1), e(c.edge_b, 0), e(c.edge_b, 1)};
+        },
+        movable_, project_psd, H);
+    hessian_of<1>(
+        contacts_->point_plane, surface_, [&](const auto& c) { return ev.point_plane(c, 2); },
+        [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_,
+        project_psd, H);
+}
+
+std::vector<double> BarrierEnergy::normal_forces(const VecX& q) const {
+    std::vector<double> out;
+    if (!contacts_) return out;
+    const double dhat_sq = dhat_ * dhat_;
+    // |d b / d distance| = |b'(d^2)| 2 distance: the magnitude of the barrier's contact force.
+    auto force = [&](double d) { return kappa_ * std::abs(barrier_first_derivative(d, dhat_sq)) * 2.0 * std::sqrt(d); };
+    const auto& f = surface_.mesh.faces;
+    const auto& e = surface_.mesh.edges;
+    auto x = [&](int v) { return surface_.position(q, v); };
+    for (const auto& c : contacts_->point_triangle)
+        out.push_back(force(point_triangle_distance_sq(x(c.vertex), x(f(c.face, 0)), x(f(c.face, 1)),
+                                                       x(f(c.face, 2)), c.type)));
+    for (const auto& c : contacts_->edge_edge)
+        out.push_back(force(edge_edge_distance_sq(x(e(c.edge_a, 0)), x(e(c.edge_a, 1)),
+                                                  x(e(c.edge_b, 0)), x(e(c.edge_b, 1)), c.type)));
+    for (const auto& c : contacts_->point_plane) {
+        const double sd = plane_signed_distance(planes_[static_cast<std::size_t>(c.plane)], x(c.vertex));
+        out.push_back(force(sd * sd));
+    }
+    return out;
+}
+
+}  // namespace concord

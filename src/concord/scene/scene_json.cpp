@@ -1,0 +1,144 @@
+#include "concord/scene/scene_json.hpp"
+
+#include <string>
+
+#include "concord/scene/scene_names.hpp"
+
+namespace concord {
+
+namespace {
+
+using nlohmann::json;
+
+json vec3_json(const Vec3& v) {
+    return json::array({v[0], v[1], v[2]});
+}
+
+json rotation_json(const Mat3& R) {
+    json rows = json::array();
+    for (int i = 0; i < 3; ++i) rows.push_back(json::array({R(i, 0), R(i, 1), R(i, 2)}));
+    return json{{"matrix", rows}};
+}
+
+json material_json(const MaterialSpec& m) {
+    return json{{"density", m.density}, {"youngs_modulus", m.youngs_modulus}};
+}
+
+json shape_json(const ShapeSpec& s) {
+    json p;
+    switch (s.kind) {
+        case ShapeKind::Box:
+            p = {{"size", vec3_json(s.size)}};
+            break;
+        case ShapeKind::Sphere:
+            p = {{"radius", s.radius}, {"subdivisions", s.subdivisions}};
+            break;
+        case ShapeKind::Cylinder:
+            p = {{"radius", s.radius}, {"height", s.height}, {"segments", s.segments}};
+            break;
+        case ShapeKind::Capsule:
+            p = {{"radius", s.radius},
+                 {"height", s.height},
+                 {"segments", s.segments},
+                 {"rings", s.rings}};
+            break;
+        case ShapeKind::Torus:
+            p = {{"major_radius", s.major_radius},
+                 {"minor_radius", s.radius},
+                 {"segments", s.segments},
+                 {"rings", s.rings}};
+            break;
+        case ShapeKind::Mesh:
+            p = {{"file", s.resolved_file.empty() ? s.file : s.resolved_file},
+                 {"scale", vec3_json(s.scale)}};
+            break;
+        case ShapeKind::Container:
+            p = {{"size", vec3_json(s.size)}, {"wall_thickness", s.wall_thickness}};
+            break;
+        case ShapeKind::Funnel:
+            p = {{"top_radius", s.top_radius},
+                 {"bottom_radius", s.bottom_radius},
+                 {"height", s.height},
+                 {"wall_thickness", s.wall_thickness},
+                 {"segments", s.segments}};
+            break;
+    }
+    return json{{std::string(shape_kind_name(s.kind)), p}};
+}
+
+json kinematic_json(const KinematicSpec& k) {
+    json j{{"pivot", vec3_json(k.pivot)}};
+    if (k.keyframes.empty()) {
+        j["linear_velocity"] = vec3_json(k.linear_velocity);
+        j["angular_velocity"] = vec3_json(k.angular_velocity);
+    } else {
+        json keys = json::array();
+        for (const Keyframe& key : k.keyframes) {
+            keys.push_back({{"time", key.time},
+                            {"position", vec3_json(key.position)},
+                            {"rotation", rotation_json(key.rotation)}});
+        }
+        j["keyframes"] = keys;
+    }
+    return j;
+}
+
+json body_json(const BodySpec& b) {
+    json j{{"name", b.name},
+           {"shape", shape_json(b.shape)},
+           {"position", vec3_json(b.position)},
+           {"rotation", rotation_json(b.rotation)},
+           {"motion", std::string(motion_type_name(b.motion))}};
+    if (b.material_name.empty()) {
+        j["material"] = material_json(b.material);
+    } else {
+        j["material"] = b.material_name;
+    }
+    if (b.motion == MotionType::Dynamic) {
+        j["velocity"] = vec3_json(b.velocity);
+        j["angular_velocity"] = vec3_json(b.angular_velocity);
+        j["external_force"] = vec3_json(b.external_force);
+    }
+    if (b.motion == MotionType::Kinematic) j["kinematic"] = kinematic_json(b.kinematic);
+    if (b.friction) j["friction"] = *b.friction;
+    return j;
+}
+
+}  // namespace
+
+nlohmann::json scene_to_json(const SceneSpec& s) {
+    json materials = json::object();
+    for (const auto& [name, m] : s.materials) materials[name] = material_json(m);
+    json planes = json::array();
+    for (const PlaneSpec& p : s.planes) {
+        json j{{"point", vec3_json(p.point)}, {"normal", vec3_json(p.normal)}};
+        if (p.friction) j["friction"] = *p.friction;
+        planes.push_back(j);
+    }
+    json bodies = json::array();
+    for (const BodySpec& b : s.bodies) bodies.push_back(body_json(b));
+    return json{
+        {"name", s.name},
+        {"time_step", s.time_step},
+        {"frames", s.frames},
+        {"substeps", s.substeps},
+        {"gravity", vec3_json(s.gravity)},
+        {"contact",
+         {{"dhat", s.contact.dhat},
+          {"friction", s.contact.friction},
+          {"friction_velocity", s.contact.friction_velocity},
+          {"friction_iterations", s.contact.friction_iterations},
+          {"barrier_stiffness", s.contact.barrier_stiffness}}},
+        {"solver",
+         {{"max_iterations", s.solver.max_iterations},
+          {"tolerance", s.solver.tolerance},
+          {"linear_solver", s.solver.linear_solver},
+          {"cg_max_iterations", s.solver.cg_max_iterations},
+          {"cg_tolerance", s.solver.cg_tolerance}}},
+        {"materials", materials},
+        {"planes", planes},
+        {"bodies", bodies},
+    };
+}
+
+}  // namespace concord

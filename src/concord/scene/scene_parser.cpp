@@ -1,0 +1,456 @@
+#include "concord/scene/scene_parser.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <optional>
+#include <utility>
+
+#include "concord/math/error.hpp"
+#include "concord/scene/body_array.hpp"
+#include "concord/scene/body_name.hpp"
+#include "concord/scene/json_file.hpp"
+#include "concord/scene/json_node.hpp"
+#include "concord/scene/scene_names.hpp"
+
+namespace concord {
+
+namespace {
+
+constexpr double kRadiansPerDegree = std::numbers::pi / 180.0;
+/// Largest number of bodies one array (and one scene) may expand to: far beyond what one
+/// machine simulates, small enough that a typo cannot exhaust memory.
+constexpr long long kMaxBodies = 1'000'000;
+/// A matrix given as a rotation must be orthonormal to this tolerance (it is kept as written).
+constexpr double kRotationMatrixTolerance = 1e-6;
+constexpr int kMaxSegments = 4096;
+constexpr int kMaxSubdivisions = 8;
+
+/// v / |v|, unless |v| is already 1 to within rounding: then v is kept exactly, so that a
+/// resolved scene parses back bit for bit.
+Vec3 unit_vector(const Vec3& v) {
+    double n = v.stableNorm();
+    if (std::abs(n - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return v;
+    return v / n;
+}
+
+Mat3 parse_rotation_matrix(const JsonNode& node) {
+    const auto& v = node.value();
+    bool shape_ok = v.is_array() && v.size() == 3;
+    for (std::size_t i = 0; shape_ok && i < 3; ++i) shape_ok = v[i].is_array() && v[i].size() == 3;
+    if (!shape_ok) node.fail("expected 3 rows of 3 numbers, got " + node.describe());
+    Mat3 R;
+    for (std::size_t i = 0; i < 3; ++i) {
+        Vec3 row = node.element(i).vec3();
+        R.row(static_cast<Eigen::Index>(i)) = row.transpose();
+    }
+    double error = (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff();
+    if (!(error <= kRotationMatrixTolerance) || !(R.determinant() > 0.0)) {
+        node.fail("not a rotation matrix (needs R^T R = I to 1e-6 and det R > 0)");
+    }
+    return R;
+}
+
+Mat3 parse_rotation(const JsonNode& node) {
+    node.expect_object({"axis", "angle_deg", "quaternion", "matrix"});
+    const bool axis_angle = node.has("axis") || node.has("angle_deg");
+    const int forms = int(axis_angle) + int(node.has("quaternion")) + int(node.has("matrix"));
+    if (forms != 1) {
+        node.fail("expected exactly one of {axis, angle_deg}, {quaternion} or {matrix}");
+    }
+    if (axis_angle) {
+        Vec3 axis = node.child("axis").non_zero_vec3();
+        double angle = node.child("angle_deg").number() * kRadiansPerDegree;
+        if (angle == 0.0) return Mat3::Identity();
+        return Eigen::AngleAxisd(angle, axis / axis.stableNorm()).toRotationMatrix();
+    }
+    if (node.has("quaternion")) {
+        JsonNode q = node.child("quaternion");
+        const auto& v = q.value();
+        bool ok = v.is_array() && v.size() == 4;
+        Eigen::Vector4d wxyz = Eigen::Vector4d::Zero();
+        for (std::size_t i = 0; ok && i < 4; ++i) {
+            ok = v[i].is_number() && std::isfinite(v[i].get<double>());
+            if (ok) wxyz[static_cast<Eigen::Index>(i)] = v[i].get<double>();
+        }
+        if (!ok) q.fail("expected an array of 4 finite numbers [w, x, y, z], got " + q.describe());
+        double n = wxyz.stableNorm();
+        if (n == 0.0) q.fail("the quaternion must not be zero");
+        wxyz /= n;
+        return Eigen::Quaterniond(wxyz[0], wxyz[1], wxyz[2], wxyz[3]).toRotationMatrix();
+    }
+    return parse_rotation_matrix(node.child("matrix"));
+}
+
+MaterialSpec parse_material(const JsonNode& node) {
+    node.expect_object({"density", "youngs_modulus"});
+    MaterialSpec m;
+    if (auto n = node.find("density")) m.density = n->positive_number();
+    if (auto n = node.find("youngs_modulus")) m.youngs_modulus = n->positive_number();
+    return m;
+}
+
+int segments(const JsonNode& node, int min) {
+    return node.integer(min, kMaxSegments);
+}
+
+/// A number or 3 numbers, none zero; a negative factor mirrors the mesh along that axis.
+Vec3 parse_scale(const JsonNode& node) {
+    static const char* kExpected =
+        "expected a non-zero number or an array of 3 non-zero numbers, got ";
+    Vec3 scale;
+    if (node.value().is_number()) {
+        scale = Vec3::Constant(node.number());
+    } else if (node.value().is_array()) {
+        scale = node.vec3();
+    } else {
+        node.fail(kExpected + node.describe());
+    }
+    if (!(scale.array() != 0.0).all()) node.fail(kExpected + node.describe());
+    return scale;
+}
+
+std::string resolve_mesh_file(const JsonNode& file_node, const std::string& base_dir) {
+    namespace fs = std::filesystem;
+    fs::path file(file_node.name());
+    std::error_code ec;
+    if (file.is_relative()) file = (base_dir.empty() ? fs::path(".") : fs::path(base_dir)) / file;
+    fs::path resolved = fs::absolute(file, ec);
+    if (ec) resolved = file;
+    resolved = resolved.lexically_normal();
+    if (!fs::is_regular_file(resolved, ec)) {
+        file_node.fail("mesh file not found (looked for " + resolved.string() + ")");
+    }
+    return resolved.string();
+}
+
+ShapeSpec parse_shape(const JsonNode& node, const std::string& base_dir) {
+    static const char* kExpected =
+        "expected an object with exactly one key: box, sphere, cylinder, capsule, torus, mesh, "
+        "container or funnel";
+    if (!node.value().is_object() || node.value().size() != 1) node.fail(kExpected);
+    const std::string key = node.value().begin().key();
+    JsonNode p = node.child(key);
+    auto kind = shape_kind_from_name(key);
+    if (!kind) p.fail(std::string("unknown shape; ") + kExpected);
+
+    ShapeSpec s;
+    s.kind = *kind;
+    switch (s.kind) {
+        case ShapeKind::Box:
+            p.expect_object({"size"});
+            if (auto n = p.find("size")) s.size = n->positive_vec3();
+            break;
+        case ShapeKind::Sphere:
+            p.expect_object({"radius", "subdivisions"});
+            if (auto n = p.find("radius")) s.radius = n->positive_number();
+            if (auto n = p.find("subdivisions")) s.subdivisions = n->integer(0, kMaxSubdivisions);
+            break;
+        case ShapeKind::Cylinder:
+            p.expect_object({"radius", "height", "segments"});
+            if (auto n = p.find("radius")) s.radius = n->positive_number();
+            if (auto n = p.find("height")) s.height = n->positive_number();
+            if (auto n = p.find("segments")) s.segments = segments(*n, 3);
+            break;
+        case ShapeKind::Capsule:
+            p.expect_object({"radius", "height", "segments", "rings"});
+            if (auto n = p.find("radius")) s.radius = n->positive_number();
+            if (auto n = p.find("height")) s.height = n->positive_number();
+            if (auto n = p.find("segments")) s.segments = segments(*n, 3);
+            if (auto n = p.find("rings")) s.rings = segments(*n, 1);
+            break;
+        case ShapeKind::Torus:
+            p.expect_object({"major_radius", "minor_radius", "segments", "rings"});
+            if (auto n = p.find("major_radius")) s.major_radius = n->positive_number();
+            if (auto n = p.find("minor_radius")) s.radius = n->positive_number();
+            if (auto n = p.find("segments")) s.segments = segments(*n, 3);
+            if (auto n = p.find("rings")) s.rings = segments(*n, 3);
+            if (!(s.radius < s.major_radius)) {
+                JsonNode at = p.find("minor_radius") ? p.child("minor_radius") : p;
+                at.fail("the minor radius (" + std::to_string(s.radius) +
+                        ") must be smaller than the major radius (" +
+                        std::to_string(s.major_radius) + ")");
+            }
+            break;
+        case ShapeKind::Mesh:
+            p.expect_object({"file", "scale"});
+            s.file = p.child("file").name();
+            s.resolved_file = resolve_mesh_file(p.child("file"), base_dir);
+            if (auto n = p.find("scale")) s.scale = parse_scale(*n);
+            break;
+        case ShapeKind::Container:
+            p.expect_object({"size", "wall_thickness"});
+            if (auto n = p.find("size")) s.size = n->positive_vec3();
+            if (auto n = p.find("wall_thickness")) s.wall_thickness = n->positive_number();
+            break;
+        case ShapeKind::Funnel:
+            p.expect_object(
+                {"top_radius", "bottom_radius", "height", "wall_thickness", "segments"});
+            if (auto n = p.find("top_radius")) s.top_radius = n->positive_number();
+            if (auto n = p.find("bottom_radius")) s.bottom_radius = n->positive_number();
+            if (auto n = p.find("height")) s.height = n->positive_number();
+            if (auto n = p.find("wall_thickness")) s.wall_thickness = n->positive_number();
+            if (auto n = p.find("segments")) s.segments = segments(*n, 3);
+            break;
+    }
+    return s;
+}
+
+Keyframe parse_keyframe(const JsonNode& node, const BodySpec& body) {
+    node.expect_object({"time", "position", "rotation"});
+    Keyframe k;
+    k.time = node.child("time").number();
+    k.position = body.position;
+    k.rotation = body.rotation;
+    if (auto n = node.find("position")) k.position = n->vec3();
+    if (auto n = node.find("rotation")) k.rotation = parse_rotation(*n);
+    return k;
+}
+
+KinematicSpec parse_kinematic(const JsonNode& node, const BodySpec& body) {
+    node.expect_object({"linear_velocity", "angular_velocity", "pivot", "keyframes"});
+    KinematicSpec k;
+    k.pivot = body.position;
+    if (auto n = node.find("linear_velocity")) k.linear_velocity = n->vec3();
+    if (auto n = node.find("angular_velocity")) k.angular_velocity = n->vec3();
+    if (auto n = node.find("pivot")) k.pivot = n->vec3();
+    if (auto keys = node.find("keyframes")) {
+        if (node.has("linear_velocity") || node.has("angular_velocity")) {
+            keys->fail("give either keyframes or linear_velocity/angular_velocity, not both");
+        }
+        std::size_t count = keys->array_size();
+        if (count == 0) keys->fail("expected at least one keyframe");
+        for (std::size_t i = 0; i < count; ++i) {
+            JsonNode key = keys->element(i);
+            k.keyframes.push_back(parse_keyframe(key, body));
+            if (i > 0 && !(k.keyframes[i].time > k.keyframes[i - 1].time)) {
+                key.child("time").fail("keyframe times must increase (previous: " +
+                                       nlohmann::json(k.keyframes[i - 1].time).dump() + ")");
+            }
+        }
+    }
+    return k;
+}
+
+BodyArraySpec parse_body_array(const JsonNode& node) {
+    node.expect_object({"count", "spacing", "jitter"});
+    BodyArraySpec a;
+    JsonNode count = node.child("count");
+    if (!count.value().is_array() || count.value().size() != 3) {
+        count.fail("expected an array of 3 positive integers, got " + count.describe());
+    }
+    long long total = 1;
+    for (std::size_t i = 0; i < 3; ++i) {
+        a.count[i] = count.element(i).integer(1, static_cast<int>(kMaxBodies));
+        total *= a.count[i];
+        if (total > kMaxBodies) {
+            count.fail("at most " + std::to_string(kMaxBodies) + " copies per array");
+        }
+    }
+    if (auto n = node.find("spacing")) a.spacing = n->vec3();
+    for (int i = 0; i < 3; ++i) {
+        if (a.count[static_cast<std::size_t>(i)] > 1 && a.spacing[i] == 0.0) {
+            JsonNode at = node.find("spacing") ? node.child("spacing") : node;
+            at.fail(std::string("copies along ") + "xyz"[i] +
+                    " would coincide: give a non-zero spacing for every axis with count > 1");
+        }
+    }
+    if (auto j = node.find("jitter")) {
+        j->expect_object({"position", "rotation_deg", "seed"});
+        if (auto n = j->find("position")) a.jitter_position = n->non_negative_number();
+        if (auto n = j->find("rotation_deg")) a.jitter_rotation_deg = n->non_negative_number();
+        if (auto n = j->find("seed")) a.seed = n->unsigned_integer();
+    }
+    return a;
+}
+
+struct ParsedBody {
+    BodySpec body;
+    std::optional<BodyArraySpec> array;
+};
+
+ParsedBody parse_body(const JsonNode& node, std::size_t index, const SceneSpec& scene,
+                      const std::string& base_dir) {
+    node.expect_object({"name", "shape", "material", "position", "rotation", "velocity",
+                        "angular_velocity", "motion", "kinematic", "friction", "external_force",
+                        "array"});
+    ParsedBody parsed;
+    BodySpec& b = parsed.body;
+    b.name = "body_" + std::to_string(index);
+    if (auto n = node.find("name")) {
+        b.name = n->name();
+        if (!is_file_safe_name(b.name)) {
+            n->fail("body names become file names; use " + std::string(kFileSafeNameRule) +
+                    " (got " + n->describe() + ")");
+        }
+    }
+    b.shape = parse_shape(node.child("shape"), base_dir);
+    if (auto n = node.find("material")) {
+        if (n->value().is_string()) {
+            b.material_name = n->name();
+            auto it = scene.materials.find(b.material_name);
+            if (it == scene.materials.end()) {
+                std::string known;
+                for (const auto& [name, m] : scene.materials)
+                    known += (known.empty() ? "" : ", ") + name;
+                n->fail("unknown material \"" + b.material_name +
+                        "\" (defined in materials: " + (known.empty() ? "none" : known) + ")");
+            }
+            b.material = it->second;
+        } else {
+            b.material = parse_material(*n);
+        }
+    }
+    if (auto n = node.find("position")) b.position = n->vec3();
+    if (auto n = node.find("rotation")) b.rotation = parse_rotation(*n);
+    if (auto n = node.find("motion")) {
+        auto motion = motion_type_from_name(n->string());
+        if (!motion)
+            n->fail("expected \"dynamic\", \"static\" or \"kinematic\", got " + n->describe());
+        b.motion = *motion;
+    }
+    const bool dynamic = b.motion == MotionType::Dynamic;
+    for (const char* key : {"velocity", "angular_velocity"}) {
+        if (node.has(key) && !dynamic) {
+            node.child(key).fail(
+                "only dynamic bodies have an initial velocity (a kinematic body's motion is set "
+                "in \"kinematic\")");
+        }
+    }
+    if (auto n = node.find("velocity")) b.velocity = n->vec3();
+    if (auto n = node.find("angular_velocity")) b.angular_velocity = n->vec3();
+    if (auto n = node.find("external_force")) {
+        if (!dynamic) n->fail("only dynamic bodies take an external force");
+        b.external_force = n->vec3();
+    }
+    if (auto n = node.find("friction")) b.friction = n->non_negative_number();
+    b.kinematic.pivot = b.position;
+    if (auto n = node.find("kinematic")) {
+        if (b.motion != MotionType::Kinematic) {
+            n->fail("only allowed with \"motion\": \"kinematic\"");
+        }
+        b.kinematic = parse_kinematic(*n, b);
+    }
+    if (auto n = node.find("array")) parsed.array = parse_body_array(*n);
+    return parsed;
+}
+
+PlaneSpec parse_plane(const JsonNode& node) {
+    node.expect_object({"point", "normal", "friction"});
+    PlaneSpec p;
+    if (auto n = node.find("point")) p.point = n->vec3();
+    if (auto n = node.find("normal")) p.normal = unit_vector(n->non_zero_vec3());
+    if (auto n = node.find("friction")) p.friction = n->non_negative_number();
+    return p;
+}
+
+std::vector<PlaneSpec> parse_planes(const JsonNode& root) {
+    std::vector<PlaneSpec> planes;
+    if (auto list = root.find("planes")) {
+        std::size_t count = list->array_size();
+        for (std::size_t i = 0; i < count; ++i) planes.push_back(parse_plane(list->element(i)));
+    }
+    return planes;
+}
+
+void parse_contact(const JsonNode& node, ContactSpec& c) {
+    node.expect_object(
+        {"dhat", "friction", "friction_velocity", "friction_iterations", "barrier_stiffness"});
+    if (auto n = node.find("dhat")) c.dhat = n->positive_number();
+    if (auto n = node.find("friction")) c.friction = n->non_negative_number();
+    if (auto n = node.find("friction_velocity")) c.friction_velocity = n->positive_number();
+    if (auto n = node.find("friction_iterations")) c.friction_iterations = n->integer(0, 1000);
+    if (auto n = node.find("barrier_stiffness")) c.barrier_stiffness = n->non_negative_number();
+}
+
+void parse_solver(const JsonNode& node, SolverSpec& s) {
+    node.expect_object(
+        {"max_iterations", "tolerance", "linear_solver", "cg_max_iterations", "cg_tolerance"});
+    if (auto n = node.find("max_iterations")) s.max_iterations = n->integer(1, 1'000'000);
+    if (auto n = node.find("tolerance")) s.tolerance = n->positive_number();
+    if (auto n = node.find("linear_solver")) {
+        s.linear_solver = n->string();
+        if (s.linear_solver != "auto" && s.linear_solver != "ldlt" && s.linear_solver != "cg") {
+            n->fail("expected \"auto\", \"ldlt\" or \"cg\", got " + n->describe());
+        }
+    }
+    if (auto n = node.find("cg_max_iterations")) s.cg_max_iterations = n->integer(1, 100'000'000);
+    if (auto n = node.find("cg_tolerance")) s.cg_tolerance = n->positive_number();
+}
+
+void parse_bodies(const JsonNode& list, const std::string& base_dir, SceneSpec& scene) {
+    // Where each name came from, to name both places when one repeats.
+    std::map<std::string, std::string> origin;
+    std::size_t count = list.array_size();
+    for (std::size_t i = 0; i < count; ++i) {
+        JsonNode node = list.element(i);
+        ParsedBody parsed = parse_body(node, i, scene, base_dir);
+        std::vector<BodySpec> bodies;
+        if (parsed.array) {
+            bodies = expand_body_array(parsed.body, *parsed.array);
+        } else {
+            bodies.push_back(std::move(parsed.body));
+        }
+        if (static_cast<long long>(scene.bodies.size() + bodies.size()) > kMaxBodies) {
+            node.fail("the scene has more than " + std::to_string(kMaxBodies) + " bodies");
+        }
+        for (std::size_t k = 0; k < bodies.size(); ++k) {
+            std::string here = node.path();
+            if (parsed.array) here += " (array copy " + std::to_string(k) + ")";
+            auto [it, inserted] = origin.emplace(bodies[k].name, here);
+            if (!inserted) {
+                JsonNode at = node.find("name") ? node.child("name") : node;
+                at.fail("duplicate body name \"" + bodies[k].name + "\" (" + here + "; also " +
+                        it->second + ")");
+            }
+            scene.bodies.push_back(std::move(bodies[k]));
+        }
+    }
+}
+
+}  // namespace
+
+SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name,
+                      const std::string& base_dir) {
+    JsonNode root(json, source_name);
+    root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "gravity", "contact",
+                        "solver", "materials", "planes", "bodies"});
+    SceneSpec s;
+    s.source_path = source_name;
+    if (auto n = root.find("$schema")) (void)n->string();
+    if (auto n = root.find("name")) s.name = n->name();
+    if (auto n = root.find("time_step")) s.time_step = n->positive_number();
+    if (auto n = root.find("frames")) s.frames = n->integer(0, std::numeric_limits<int>::max());
+    if (auto n = root.find("substeps")) s.substeps = n->integer(1, 1'000'000);
+    if (auto n = root.find("gravity")) s.gravity = n->vec3();
+    if (auto n = root.find("contact")) parse_contact(*n, s.contact);
+    if (auto n = root.find("solver")) parse_solver(*n, s.solver);
+    if (auto n = root.find("materials")) {
+        if (!n->value().is_object()) n->fail("expected an object mapping names to materials");
+        for (const auto& item : n->value().items()) {
+            JsonNode m = n->child(item.key());
+            if (item.key().empty()) m.fail("material names must not be empty");
+            s.materials[item.key()] = parse_material(m);
+        }
+    }
+    s.planes = parse_planes(root);
+    if (auto n = root.find("bodies")) parse_bodies(*n, base_dir, s);
+    return s;
+}
+
+std::vector<PlaneSpec> parse_scene_planes(const nlohmann::json& json,
+                                          const std::string& source_name) {
+    JsonNode root(json, source_name);
+    if (!json.is_object()) root.fail("expected a JSON object");
+    return parse_planes(root);
+}
+
+SceneSpec load_scene_file(const std::string& path) {
+    nlohmann::json json = read_json_file(path);
+    std::string base_dir = std::filesystem::path(path).parent_path().string();
+    return parse_scene(json, path, base_dir);
+}
+
+}  // namespace concord

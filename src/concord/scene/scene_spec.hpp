@@ -1,0 +1,132 @@
+// The scene description: what a scene file says, with every default filled in.
+//
+// This is the plain data between the scene-file parser (io/) and the world builder (world/).
+// Every field has the default documented in docs/scene-format.md; the parser fills them so
+// that the resolved scene written to an output directory is complete.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "concord/math/types.hpp"
+
+namespace concord {
+
+struct MaterialSpec {
+    double density = 1000.0;      ///< kg/m^3
+    double youngs_modulus = 1e9;  ///< Pa; sets the orthogonality stiffness (docs/affine-bodies.md)
+
+    bool operator==(const MaterialSpec&) const = default;
+};
+
+enum class ShapeKind { Box, Sphere, Cylinder, Capsule, Torus, Mesh, Container, Funnel };
+
+/// One primitive or a mesh file. Only the fields of `kind` are meaningful.
+struct ShapeSpec {
+    ShapeKind kind = ShapeKind::Box;
+    Vec3 size = Vec3::Ones();      ///< box: full edge lengths; container: inner size
+    double radius = 0.5;           ///< sphere, cylinder, capsule; torus: minor radius
+    double major_radius = 1.0;     ///< torus
+    double height = 1.0;           ///< cylinder, capsule (cylindrical part), funnel
+    double top_radius = 1.0;       ///< funnel
+    double bottom_radius = 0.5;    ///< funnel
+    double wall_thickness = 0.05;  ///< container, funnel
+    int subdivisions = 2;          ///< sphere (icosphere level)
+    int segments = 24;             ///< cylinder, capsule, torus (major), funnel
+    int rings = 8;                 ///< capsule (per hemisphere), torus (minor segments)
+    std::string file;              ///< mesh: path as written in the scene file
+    std::string
+        resolved_file;  ///< mesh: absolute path (relative paths resolve against the scene file)
+    Vec3 scale = Vec3::Ones();  ///< mesh: per-axis scale applied to the file's coordinates
+
+    bool operator==(const ShapeSpec&) const = default;
+};
+
+enum class MotionType { Dynamic, Static, Kinematic };
+
+/// A keyframed pose of a kinematic body (x = R X + position at time t).
+struct Keyframe {
+    double time = 0.0;
+    Vec3 position = Vec3::Zero();
+    Mat3 rotation = Mat3::Identity();
+
+    bool operator==(const Keyframe&) const = default;
+};
+
+/// Prescribed rigid motion. With keyframes, poses are interpolated (linear in position,
+/// slerp in rotation) and held constant outside the keyframe range; otherwise the body moves
+/// with constant linear velocity and rotates with constant angular velocity about `pivot`.
+struct KinematicSpec {
+    Vec3 linear_velocity = Vec3::Zero();
+    Vec3 angular_velocity = Vec3::Zero();  ///< rad/s, world frame
+    Vec3 pivot = Vec3::Zero();  ///< world point the rotation is about (default: position)
+    std::vector<Keyframe> keyframes;
+
+    bool operator==(const KinematicSpec&) const = default;
+};
+
+struct BodySpec {
+    std::string name;
+    ShapeSpec shape;
+    std::string material_name;  ///< empty when the material was given inline
+    MaterialSpec material;
+    Vec3 position = Vec3::Zero();
+    Mat3 rotation = Mat3::Identity();
+    Vec3 velocity = Vec3::Zero();          ///< of the centre of mass
+    Vec3 angular_velocity = Vec3::Zero();  ///< rad/s about the centre of mass
+    MotionType motion = MotionType::Dynamic;
+    KinematicSpec kinematic;
+    std::optional<double> friction;      ///< overrides contact.friction for this body's pairs
+    Vec3 external_force = Vec3::Zero();  ///< constant force at the centre of mass, N
+
+    bool operator==(const BodySpec&) const = default;
+};
+
+struct PlaneSpec {
+    Vec3 point = Vec3::Zero();
+    Vec3 normal = Vec3::UnitY();  ///< unit; bodies live on the side it points to
+    std::optional<double> friction;
+
+    bool operator==(const PlaneSpec&) const = default;
+};
+
+struct ContactSpec {
+    double dhat = 1e-3;               ///< activation distance of the barrier, m
+    double friction = 0.0;            ///< default coefficient of friction
+    double friction_velocity = 1e-3;  ///< epsilon_v: below this slip speed friction is static, m/s
+    int friction_iterations = 1;      ///< times the friction is re-lagged per step
+    double barrier_stiffness = 0.0;   ///< kappa; 0 = automatic (IPC initialisation and adaptation)
+
+    bool operator==(const ContactSpec&) const = default;
+};
+
+/// Newton-solver settings of the single-machine simulator (extended by the solver-options work).
+struct SolverSpec {
+    int max_iterations = 100;
+    double tolerance = 1e-2;  ///< stop when ||dq||_inf / (h l) < tolerance (IPC criterion)
+    std::string linear_solver = "auto";  ///< auto | ldlt | cg
+    int cg_max_iterations = 1000;
+    double cg_tolerance = 1e-8;
+
+    bool operator==(const SolverSpec&) const = default;
+};
+
+struct SceneSpec {
+    std::string name = "scene";
+    std::string source_path;  ///< the scene file (empty when built in code)
+    double time_step = 0.01;
+    int frames = 100;
+    int substeps = 1;  ///< time steps per saved frame
+    Vec3 gravity = Vec3(0, -9.81, 0);
+    ContactSpec contact;
+    SolverSpec solver;
+    std::map<std::string, MaterialSpec> materials;
+    std::vector<PlaneSpec> planes;
+    std::vector<BodySpec> bodies;
+
+    bool operator==(const SceneSpec&) const = default;
+};
+
+}  // namespace concord

@@ -1,0 +1,222 @@
+#include "concord/world/incremental_potential.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "concord/collision/broad_phase/body_pair_filter.hpp"
+#include "concord/collision/ccd/additive_ccd.hpp"
+
+namespace concord {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+}  // namespace
+
+IncrementalPotential::IncrementalPotential(const ContactSurface& surface,
+                                           const std::vector<HalfSpace>& planes,
+                                           IncrementalPotentialConfig config,
+                                           InertiaEnergy& inertia,
+                                           OrthogonalityEnergy& orthogonality,
+                                           InertiaEnergy& kinematic_target, BarrierEnergy& barrier,
+                                           FrictionEnergy& friction)
+    : surface_(surface),
+      planes_(planes),
+      config_(std::move(config)),
+      inertia_(inertia),
+      orthogonality_(orthogonality),
+      kinematic_target_(kinematic_target),
+      barrier_(barrier),
+      friction_(friction) {
+    for (bool m : config_.body_movable) body_static_.push_back(m ? 0 : 1);
+}
+
+void IncrementalPotential::reset() {
+    candidates_valid_ = false;
+    contacts_current_ = false;
+    peak_candidates_ = 0;
+    t_collision_ = 0.0;
+    previous_min_distance_sq_ = std::numeric_limits<double>::infinity();
+}
+
+ContactSet IncrementalPotential::contact_set_at(const VecX& q) const {
+    return build_contact_set(surface_, surface_.positions(q), candidates_, plane_candidates_,
+                             planes_, config_.dhat);
+}
+
+void IncrementalPotential::refresh_contacts(const VecX& q) {
+    const auto t0 = Clock::now();
+    const Vertices x = surface_.positions(q);
+    BroadPhaseParams bp;
+    bp.dhat = config_.dhat;
+    bp.body_pair_filter = skip_static_pairs(body_static_);
+    candidates_ = find_candidates(surface_.mesh, x, x, bp);
+    plane_candidates_ =
+        point_plane_candidates(surface_, x, x, planes_, config_.body_movable, config_.dhat);
+    peak_candidates_ = std::max(peak_candidates_, num_candidates());
+    contacts_ = build_contact_set(surface_, x, candidates_, plane_candidates_, planes_, config_.dhat);
+    barrier_.set_contacts(&contacts_);
+    candidates_valid_ = true;
+    contacts_current_ = false;
+    t_collision_ += seconds_since(t0);
+}
+
+void IncrementalPotential::begin_iteration(const VecX& x) {
+    if (!candidates_valid_) {
+        refresh_contacts(x);
+        return;
+    }
+    if (contacts_current_) {  // accepted() already built the contact set at x
+        contacts_current_ = false;
+        return;
+    }
+    // The cached candidates came from the swept boxes of the last line-search segment, which
+    // contains x: every pair within dhat at x is among them.
+    const auto t0 = Clock::now();
+    contacts_ = contact_set_at(x);
+    barrier_.set_contacts(&contacts_);
+    t_collision_ += seconds_since(t0);
+}
+
+double IncrementalPotential::energy(const VecX& x) {
+    const auto t0 = Clock::now();
+    const ContactSet trial = contact_set_at(x);
+    t_collision_ += seconds_since(t0);
+    if (trial.min_distance_sq <= 0.0) return std::numeric_limits<double>::infinity();
+    const double h2 = config_.time_step * config_.time_step;
+    barrier_.set_contacts(&trial);
+    const double e = inertia_.value(x) + h2 * orthogonality_.value(x) + kinematic_target_.value(x) +
+                     barrier_.value(x) + friction_.value(x);
+    barrier_.set_contacts(&contacts_);
+    return e;
+}
+
+void IncrementalPotential::gradient(const VecX& x, VecX& g) {
+    const double h2 = config_.time_step * config_.time_step;
+    VecX go = VecX::Zero(x.size());
+    orthogonality_.add_gradient(x, go);
+    g += h2 * go;
+    inertia_.add_gradient(x, g);
+    kinematic_target_.add_gradient(x, g);
+    barrier_.add_gradient(x, g);
+    friction_.add_gradient(x, g);
+}
+
+void IncrementalPotential::split_gradients(const VecX& q, VecX& g_rest, VecX& g_barrier_unit) {
+    g_rest = VecX::Zero(q.size());
+    gradient(q, g_rest);
+    VecX gb = VecX::Zero(q.size());
+    barrier_.add_gradient(q, gb);
+    g_rest -= gb;
+    const double kappa = barrier_.stiffness();
+    g_barrier_unit = kappa > 0 ? VecX(gb / kappa) : VecX(gb);
+}
+
+void IncrementalPotential::hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H) {
+    const double h2 = config_.time_step * config_.time_step;
+    const std::size_t before = H.size();
+    orthogonality_.add_hessian(x, H, true);
+    for (std::size_t i = before; i < H.size(); ++i)
+        H[i] = Eigen::Triplet<double>(H[i].row(), H[i].col(), h2 * H[i].value());
+    inertia_.add_hessian(x, H, true);
+    kinematic_target_.add_hessian(x, H, true);
+    barrier_.add_hessian(x, H, true);
+    friction_.add_hessian(x, H, true);
+}
+
+double IncrementalPotential::ccd_step(const VecX& q0, const VecX& q1) {
+    const auto t0 = Clock::now();
+    const Vertices x0 = surface_.positions(q0);
+    const Vertices x1 = surface_.positions(q1);
+    BroadPhaseParams bp;
+    bp.dhat = config_.dhat;
+    bp.body_pair_filter = skip_static_pairs(body_static_);
+    candidates_ = find_candidates(surface_.mesh, x0, x1, bp);
+    plane_candidates_ =
+        point_plane_candidates(surface_, x0, x1, planes_, config_.body_movable, config_.dhat);
+    peak_candidates_ = std::max(peak_candidates_, num_candidates());
+    candidates_valid_ = true;
+
+    auto X0 = [&](int v) -> Vec3 { return x0.row(v).transpose(); };
+    auto X1 = [&](int v) -> Vec3 { return x1.row(v).transpose(); };
+    const auto& f = surface_.mesh.faces;
+    const auto& e = surface_.mesh.edges;
+    const auto& pt = candidates_.point_triangle;
+    const auto& ee = candidates_.edge_edge;
+    // Per-candidate times of impact in parallel; the minimum is order independent.
+    std::vector<double> toi(pt.size() + ee.size(), 1.0);
+    tbb::parallel_for(std::size_t(0), pt.size(), [&](std::size_t i) {
+        const auto& c = pt[i];
+        const CCDResult r = point_triangle_ccd(X0(c.vertex), X0(f(c.face, 0)), X0(f(c.face, 1)),
+                                               X0(f(c.face, 2)), X1(c.vertex), X1(f(c.face, 0)),
+                                               X1(f(c.face, 1)), X1(f(c.face, 2)), config_.ccd);
+        if (r.collides) toi[i] = r.toi;
+    });
+    tbb::parallel_for(std::size_t(0), ee.size(), [&](std::size_t i) {
+        const auto& c = ee[i];
+        const CCDResult r = edge_edge_ccd(X0(e(c.edge_a, 0)), X0(e(c.edge_a, 1)), X0(e(c.edge_b, 0)),
+                                          X0(e(c.edge_b, 1)), X1(e(c.edge_a, 0)), X1(e(c.edge_a, 1)),
+                                          X1(e(c.edge_b, 0)), X1(e(c.edge_b, 1)), config_.ccd);
+        if (r.collides) toi[pt.size() + i] = r.toi;
+    });
+    double alpha = 1.0;
+    for (double t : toi) alpha = std::min(alpha, t);
+    // Half-spaces: the signed distance is linear in t along the segment; stop at the fraction
+    // s of the way to contact, as the additive CCD does for pairs.
+    const double s = config_.ccd.conservative_rescaling;
+    for (const auto& c : plane_candidates_) {
+        const HalfSpace& h = planes_[static_cast<std::size_t>(c.plane)];
+        const double d0 = plane_signed_distance(h, X0(c.vertex));
+        const double d1 = plane_signed_distance(h, X1(c.vertex));
+        if (d1 >= (1.0 - s) * d0) continue;
+        alpha = std::min(alpha, s * d0 / (d0 - d1));
+    }
+    t_collision_ += seconds_since(t0);
+    return alpha;
+}
+
+double IncrementalPotential::max_step(const VecX& x, const VecX& dx) {
+    return ccd_step(x, x + dx);
+}
+
+double IncrementalPotential::step_measure(const VecX& dx) {
+    // Largest vertex displacement bound per body: |dp| + |dA| r, over h l (IPC's criterion
+    // ||dx||_inf / (h l), with the affine part turned into a displacement).
+    double m = 0.0;
+    const int num_bodies = static_cast<int>(config_.body_movable.size());
+    for (int b = 0; b < num_bodies; ++b) {
+        if (!config_.body_movable[static_cast<std::size_t>(b)]) continue;
+        const Vec12 d = dx.segment<12>(12 * b);
+        const double disp = d.head<3>().cwiseAbs().maxCoeff() +
+                            d.tail<9>().cwiseAbs().maxCoeff() * config_.body_radius[static_cast<std::size_t>(b)];
+        m = std::max(m, disp);
+    }
+    return m / (config_.time_step * config_.scene_scale);
+}
+
+double IncrementalPotential::min_distance() const {
+    return std::sqrt(contacts_.min_distance_sq);
+}
+
+void IncrementalPotential::accepted(const VecX& x) {
+    // IPC's adaptive stiffness: if the closest pair keeps getting closer while already within
+    // a tiny fraction of the scene size, the barrier is too soft: double kappa.
+    const auto t0 = Clock::now();
+    contacts_ = contact_set_at(x);
+    barrier_.set_contacts(&contacts_);
+    contacts_current_ = true;
+    t_collision_ += seconds_since(t0);
+    const double eps = 1e-9 * config_.scene_scale;
+    const double eps_sq = eps * eps;
+    const double d_sq = contacts_.min_distance_sq;
+    if (previous_min_distance_sq_ < eps_sq && d_sq < eps_sq && d_sq < previous_min_distance_sq_ &&
+        kappa_max_ > 0)
+        barrier_.set_stiffness(std::min(kappa_max_, 2.0 * barrier_.stiffness()));
+    previous_min_distance_sq_ = d_sq;
+}
+
+}  // namespace concord

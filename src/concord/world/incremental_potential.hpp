@@ -1,0 +1,92 @@
+// The incremental potential of one implicit-Euler time step of affine bodies with IPC contact:
+//   E(q) = 1/2 ||q - q~||_M^2 + h^2 E_orth(q) + kappa B(q) + D(q) + E_kinematic(q)
+// (B the barrier sum, D the lagged friction; kappa and D absorb the h^2 factor as in IPC, and
+// E_kinematic pulls kinematic bodies onto their prescribed pose). It is the NewtonProblem the
+// solver minimises: energies, their derivatives, and a CCD-certified maximum step.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "concord/collision/broad_phase/broad_phase.hpp"
+#include "concord/collision/ccd/ccd_params.hpp"
+#include "concord/energy/barrier_energy.hpp"
+#include "concord/energy/contact_set.hpp"
+#include "concord/energy/friction_energy.hpp"
+#include "concord/energy/inertia_energy.hpp"
+#include "concord/energy/orthogonality_energy.hpp"
+#include "concord/solver/newton_solver.hpp"
+
+namespace concord {
+
+struct IncrementalPotentialConfig {
+    double time_step = 0.01;
+    double dhat = 1e-3;
+    double scene_scale = 1.0;  ///< l, the scene's bounding-box diagonal
+    std::vector<double> body_radius;  ///< converts a change of A into a displacement
+    std::vector<bool> body_movable;   ///< dynamic or kinematic
+    CCDParams ccd;
+};
+
+class IncrementalPotential final : public NewtonProblem {
+public:
+    IncrementalPotential(const ContactSurface& surface, const std::vector<HalfSpace>& planes,
+                         IncrementalPotentialConfig config, InertiaEnergy& inertia,
+                         OrthogonalityEnergy& orthogonality, InertiaEnergy& kinematic_target,
+                         BarrierEnergy& barrier, FrictionEnergy& friction);
+
+    /// Forget cached candidates (call at the start of every Newton solve).
+    void reset();
+    /// Candidates and contacts at q from a fresh static broad phase.
+    void refresh_contacts(const VecX& q);
+    const ContactSet& contacts() const { return contacts_; }
+    std::size_t num_candidates() const { return candidates_.size() + plane_candidates_.size(); }
+    std::size_t peak_candidates() const { return peak_candidates_; }
+    double t_collision() const { return t_collision_; }
+    /// Largest collision-free step from q0 to q1 (fraction in (0, 1]) by CCD over the swept
+    /// candidates; also leaves those candidates cached for energies along the segment.
+    double ccd_step(const VecX& q0, const VecX& q1);
+
+    /// Gradient of everything but the barrier, and of the barrier with unit stiffness, at q
+    /// (for the IPC barrier-stiffness initialisation).
+    void split_gradients(const VecX& q, VecX& g_rest, VecX& g_barrier_unit);
+
+    // NewtonProblem
+    void begin_iteration(const VecX& x) override;
+    double energy(const VecX& x) override;
+    void gradient(const VecX& x, VecX& g) override;
+    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H) override;
+    double max_step(const VecX& x, const VecX& dx) override;
+    double step_measure(const VecX& dx) override;
+    void accepted(const VecX& x) override;
+
+    /// Barrier stiffness adaptation (IPC): doubles kappa (up to max) when the minimum distance
+    /// keeps shrinking below a small fraction of the scene scale.
+    void set_stiffness_bounds(double kappa_max) { kappa_max_ = kappa_max; }
+    double min_distance() const;
+
+private:
+    ContactSet contact_set_at(const VecX& q) const;
+
+    const ContactSurface& surface_;
+    const std::vector<HalfSpace>& planes_;
+    IncrementalPotentialConfig config_;
+    InertiaEnergy& inertia_;
+    OrthogonalityEnergy& orthogonality_;
+    InertiaEnergy& kinematic_target_;
+    BarrierEnergy& barrier_;
+    FrictionEnergy& friction_;
+
+    Candidates candidates_;
+    std::vector<PointPlaneCandidate> plane_candidates_;
+    bool candidates_valid_ = false;
+    bool contacts_current_ = false;  ///< contacts_ already evaluated at the latest iterate
+    ContactSet contacts_;
+    std::size_t peak_candidates_ = 0;
+    double t_collision_ = 0.0;
+    double kappa_max_ = 0.0;
+    double previous_min_distance_sq_ = std::numeric_limits<double>::infinity();
+    std::vector<std::uint8_t> body_static_;
+};
+
+}  // namespace concord
