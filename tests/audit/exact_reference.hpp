@@ -14,7 +14,9 @@ namespace concord::test {
 using Rational = mpq_class;
 using RVec3 = std::array<Rational, 3>;
 
-inline RVec3 to_rational(const Vec3& p) { return {Rational(p.x()), Rational(p.y()), Rational(p.z())}; }
+inline RVec3 to_rational(const Vec3& p) {
+    return {Rational(p.x()), Rational(p.y()), Rational(p.z())};
+}
 
 inline RVec3 operator-(const RVec3& a, const RVec3& b) {
     return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
@@ -25,8 +27,12 @@ inline RVec3 operator+(const RVec3& a, const RVec3& b) {
 inline RVec3 cross(const RVec3& a, const RVec3& b) {
     return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
-inline Rational dot(const RVec3& a, const RVec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-inline bool is_zero(const RVec3& a) { return sgn(a[0]) == 0 && sgn(a[1]) == 0 && sgn(a[2]) == 0; }
+inline Rational dot(const RVec3& a, const RVec3& b) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+inline bool is_zero(const RVec3& a) {
+    return sgn(a[0]) == 0 && sgn(a[1]) == 0 && sgn(a[2]) == 0;
+}
 
 /// Sign of the 4x4 determinant |a 1; b 1; c 1; d 1|, by Gaussian elimination on rationals.
 /// It is minus dot((b - a) x (c - a), d - a).

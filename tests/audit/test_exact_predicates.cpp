@@ -38,9 +38,8 @@ double ulps(double x, int steps) {
 // Returns whether the filter decided.
 bool check_orient3d(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
     const int expected = reference_orient3d(a, b, c, d);
-    EXPECT_EQ(orient3d(a, b, c, d), expected)
-        << "a=" << a.transpose() << " b=" << b.transpose() << " c=" << c.transpose()
-        << " d=" << d.transpose();
+    EXPECT_EQ(orient3d(a, b, c, d), expected) << "a=" << a.transpose() << " b=" << b.transpose()
+                                              << " c=" << c.transpose() << " d=" << d.transpose();
     const auto filtered = orient3d_filtered(a, b, c, d);
     if (filtered) {
         EXPECT_EQ(*filtered, expected) << "filter wrong";
@@ -179,8 +178,7 @@ TEST(Orient3d, ExtremeMagnitudesMatchReference) {
     // Differences that overflow a double.
     const double big = std::numeric_limits<double>::max();
     check_orient3d(Vec3(big, 0, 0), Vec3(-big, 0, 0), Vec3(0, big, 0), Vec3(0, 0, -big));
-    check_orient3d(Vec3(big, big, big), Vec3(-big, big, -big), Vec3(big, -big, 0),
-                   Vec3(1, 2, 3));
+    check_orient3d(Vec3(big, big, big), Vec3(-big, big, -big), Vec3(big, -big, 0), Vec3(1, 2, 3));
 }
 
 TEST(Orient3d, SwappingTwoPointsFlipsTheSign) {
@@ -211,8 +209,7 @@ TEST(Orient2d, ConventionAndRandomAgreement) {
     std::uniform_real_distribution<double> u(-1, 1);
     int decided = 0;
     for (int t = 0; t < 2000; ++t)
-        decided += check_orient2d(Vec2(u(rng), u(rng)), Vec2(u(rng), u(rng)),
-                                  Vec2(u(rng), u(rng)));
+        decided += check_orient2d(Vec2(u(rng), u(rng)), Vec2(u(rng), u(rng)), Vec2(u(rng), u(rng)));
     EXPECT_GE(decided, 1980);
 }
 
@@ -252,8 +249,8 @@ TEST(PlaneSide, ConventionAndRandomAgreement) {
     std::mt19937 rng(31);
     int decided = 0;
     for (int t = 0; t < 2000; ++t)
-        decided += check_plane_side(random_point(rng), random_point(rng),
-                                    random_point(rng).normalized());
+        decided +=
+            check_plane_side(random_point(rng), random_point(rng), random_point(rng).normalized());
     EXPECT_GE(decided, 1980);
 }
 

@@ -18,7 +18,9 @@ using Tri = std::array<Vec3, 3>;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Tri translated(const Tri& t, const Vec3& by) { return {t[0] + by, t[1] + by, t[2] + by}; }
+Tri translated(const Tri& t, const Vec3& by) {
+    return {t[0] + by, t[1] + by, t[2] + by};
+}
 
 // The answer must not depend on which triangle comes first, on the starting vertex or on the
 // orientation: all 2 x 6 x 6 orderings are checked, and the independent reference must agree.
@@ -31,17 +33,20 @@ void expect_intersect(const Tri& a, const Tri& b, bool expected) {
             const Tri a2 = {a[pa[0]], a[pa[1]], a[pa[2]]};
             const Tri b2 = {b[pb[0]], b[pb[1]], b[pb[2]]};
             ASSERT_EQ(triangles_intersect(a2[0], a2[1], a2[2], b2[0], b2[1], b2[2]), expected)
-                << "A order " << pa[0] << pa[1] << pa[2] << ", B order " << pb[0] << pb[1]
-                << pb[2];
+                << "A order " << pa[0] << pa[1] << pa[2] << ", B order " << pb[0] << pb[1] << pb[2];
             ASSERT_EQ(triangles_intersect(b2[0], b2[1], b2[2], a2[0], a2[1], a2[2]), expected)
-                << "swapped; A order " << pa[0] << pa[1] << pa[2] << ", B order " << pb[0]
-                << pb[1] << pb[2];
+                << "swapped; A order " << pa[0] << pa[1] << pa[2] << ", B order " << pb[0] << pb[1]
+                << pb[2];
         } while (std::next_permutation(pb.begin(), pb.end()));
     } while (std::next_permutation(pa.begin(), pa.end()));
 }
 
-double up(double x) { return std::nextafter(x, kInf); }
-double down(double x) { return std::nextafter(x, -kInf); }
+double up(double x) {
+    return std::nextafter(x, kInf);
+}
+double down(double x) {
+    return std::nextafter(x, -kInf);
+}
 
 const Tri kUnitXY = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
 
@@ -91,8 +96,8 @@ TEST(TrianglesIntersect, OneUlpEitherSideOfTouching) {
     for (double offset : {0.0, std::ldexp(1.0, 40)}) {
         const Vec3 shift = Vec3::Constant(offset);
         const Tri a = translated({Vec3(0, 0, 0), Vec3(1, 0, 1), Vec3(0, 1, 1)}, shift);
-        Tri b = translated({Vec3(0.375, 0.25, 0.625), Vec3(0.375, 0.25, 2), Vec3(0.5, 0.25, 2)},
-                           shift);
+        Tri b =
+            translated({Vec3(0.375, 0.25, 0.625), Vec3(0.375, 0.25, 2), Vec3(0.5, 0.25, 2)}, shift);
         expect_intersect(a, b, true);
         const double on = b[0].z();
         b[0].z() = up(on);
@@ -161,14 +166,17 @@ TEST(TrianglesIntersect, DegenerateTriangles) {
 
 TEST(SegmentIntersects, SegmentsAndTriangles) {
     EXPECT_TRUE(segments_intersect(Vec3(0, 0, 0), Vec3(1, 1, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)));
-    EXPECT_FALSE(segments_intersect(Vec3(0, 0, 0), Vec3(1, 1, 0), Vec3(1, 0, up(0.0)),
-                                    Vec3(0, 1, 0)));
+    EXPECT_FALSE(
+        segments_intersect(Vec3(0, 0, 0), Vec3(1, 1, 0), Vec3(1, 0, up(0.0)), Vec3(0, 1, 0)));
     EXPECT_TRUE(segments_intersect(Vec3(0, 0, 0), Vec3(1, 1, 1), Vec3(1, 1, 1), Vec3(5, 0, 0)));
+    // The end of the first segment on the interior of the second, and just short of it.
+    EXPECT_TRUE(segments_intersect(Vec3(0, 1, 0), Vec3(0.5, 0, 0), Vec3(0, 0, 0), Vec3(1, 0, 0)));
+    EXPECT_FALSE(
+        segments_intersect(Vec3(0, 1, 0), Vec3(0.5, up(0.0), 0), Vec3(0, 0, 0), Vec3(1, 0, 0)));
     EXPECT_TRUE(segment_intersects_triangle(Vec3(0.5, 0, -1), Vec3(0.5, 0, 1), Vec3(0, 0, 0),
                                             Vec3(1, 0, 0), Vec3(0, 1, 0)));
-    EXPECT_FALSE(segment_intersects_triangle(Vec3(0.5, down(0.0), -1),
-                                             Vec3(0.5, down(0.0), 1), Vec3(0, 0, 0),
-                                             Vec3(1, 0, 0), Vec3(0, 1, 0)));
+    EXPECT_FALSE(segment_intersects_triangle(Vec3(0.5, down(0.0), -1), Vec3(0.5, down(0.0), 1),
+                                             Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)));
     EXPECT_TRUE(collinear(Vec3(1, 2, 3), Vec3(2, 4, 6), Vec3(-1, -2, -3)));
     EXPECT_FALSE(collinear(Vec3(1, 2, 3), Vec3(2, 4, 6), Vec3(-1, -2, down(-3))));
 }
@@ -196,8 +204,7 @@ void cross_check(const Tri& a, const Tri& b, CrossCheckStats& stats) {
     stats.intersecting += expected;
     ASSERT_EQ(triangles_intersect(a[0], a[1], a[2], b[0], b[1], b[2]), expected)
         << "A = " << a[0].transpose() << " | " << a[1].transpose() << " | " << a[2].transpose()
-        << "\nB = " << b[0].transpose() << " | " << b[1].transpose() << " | "
-        << b[2].transpose();
+        << "\nB = " << b[0].transpose() << " | " << b[1].transpose() << " | " << b[2].transpose();
     ASSERT_EQ(triangles_intersect(b[0], b[1], b[2], a[0], a[1], a[2]), expected) << "swapped";
 }
 
@@ -262,4 +269,29 @@ TEST(TrianglesIntersect, RandomContinuousAgreesWithReference) {
     }
     EXPECT_GT(stats.intersecting, stats.checked / 10);
     EXPECT_LT(stats.intersecting, stats.checked * 9 / 10);
+}
+
+// The lower-dimensional tests are public too; a segment is the degenerate triangle (p, q, q).
+TEST(SegmentIntersects, RandomIntegerGridAgreesWithReference) {
+    std::mt19937 rng(104);
+    std::uniform_int_distribution<int> coord(0, 2);
+    auto grid_point = [&] { return Vec3(coord(rng), coord(rng), coord(rng)); };
+    int segment_hits = 0, triangle_hits = 0;
+    const int trials = 3000;
+    for (int t = 0; t < trials; ++t) {
+        const Vec3 p = grid_point(), q = grid_point(), r = grid_point(), s = grid_point(),
+                   c = grid_point();
+        const bool segments = reference_triangles_intersect({p, q, q}, {r, s, s});
+        ASSERT_EQ(segments_intersect(p, q, r, s), segments)
+            << p.transpose() << " | " << q.transpose() << " vs " << r.transpose() << " | "
+            << s.transpose();
+        const bool triangle = reference_triangles_intersect({p, q, q}, {r, s, c});
+        ASSERT_EQ(segment_intersects_triangle(p, q, r, s, c), triangle)
+            << p.transpose() << " | " << q.transpose() << " vs " << r.transpose() << " | "
+            << s.transpose() << " | " << c.transpose();
+        segment_hits += segments;
+        triangle_hits += triangle;
+    }
+    EXPECT_GT(segment_hits, trials / 20);
+    EXPECT_LT(triangle_hits, trials * 19 / 20);
 }

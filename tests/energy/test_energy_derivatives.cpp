@@ -125,6 +125,7 @@ struct ContactFixture {
         const Vertices x = surface.positions(q);
         BroadPhaseParams bp;
         bp.dhat = dhat;
+        bp.method = BroadPhaseMethod::sweep_and_prune;
         const Candidates c = find_candidates(surface.mesh, x, x, bp);
         const auto pc = point_plane_candidates(surface, x, x, planes, {true, true}, dhat);
         return build_contact_set(surface, x, c, pc, planes, dhat);

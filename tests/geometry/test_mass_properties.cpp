@@ -140,7 +140,7 @@ TEST(MassProperties, IcosphereWithinRigorousBoundsAndConverges) {
         const double inertia_error = 1.0 - lambda / (0.4 * mp.mass * r * r);
         EXPECT_GT(volume_error, 0.0);
         EXPECT_GT(inertia_error, 0.0);
-        if (s > 0) {
+        if (s >= 2) {  // from the icosahedron itself the first step is not yet asymptotic
             EXPECT_LT(volume_error, previous_volume_error / 3.5);
             EXPECT_LT(inertia_error, previous_inertia_error / 3.5);
         }

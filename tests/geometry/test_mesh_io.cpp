@@ -140,8 +140,17 @@ TEST(MeshIo, BinaryStlWithFacetNormalsGivesConnectedMesh) {
     expect_unit_cube(load_mesh(mesh_data_path("cube_binary.stl")));
 }
 
-TEST(MeshIo, AsciiPlyQuadsAreTriangulated) {
-    expect_unit_cube(load_mesh(mesh_data_path("cube_quads.ply")));
+TEST(MeshIo, PlyKeepsVertexOrderAndSplitsQuadsIntoFans) {
+    const TriMesh m = load_mesh(mesh_data_path("cube_quads.ply"));
+    ASSERT_EQ(m.num_vertices(), 8);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(Vec3(m.vertices.row(i)), cube_corner(i));
+    ASSERT_EQ(m.num_faces(), 12);
+    for (int q = 0; q < 6; ++q) {
+        const auto& c = kCubeQuads[q];
+        EXPECT_EQ(m.faces.row(2 * q), Eigen::RowVector3i(c[0], c[1], c[2]));
+        EXPECT_EQ(m.faces.row(2 * q + 1), Eigen::RowVector3i(c[0], c[2], c[3]));
+    }
+    expect_unit_cube(m);
 }
 
 TEST(MeshIo, BinaryPly) {
@@ -254,6 +263,30 @@ TEST(MeshIoErrors, PlyIndicesOutOfRange) {
         throws_input_error([&] { load_mesh(negative); }, negative + ": cannot read mesh: "));
 }
 
+TEST(MeshIoErrors, PlyLineIsNotASurface) {
+    const std::string path = write_temp_file("line.ply", ply_with_faces("3 0 2 1\n2 0 1\n", 2));
+    EXPECT_TRUE(throws_input_error([&] { load_mesh(path); },
+                                   path + ": face 1 has 2 vertices; points and lines are not "
+                                          "surfaces"));
+}
+
+TEST(MeshIoErrors, BinaryPlyNonFiniteCoordinate) {
+    std::string data =
+        "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
+        "property float y\nproperty float z\nelement face 1\n"
+        "property list uchar int vertex_indices\nend_header\n";
+    const float inf = std::numeric_limits<float>::infinity();
+    const float xyz[9] = {0, 0, 0, 1, inf, 0, 0, 1, 0};
+    data.append(reinterpret_cast<const char*>(xyz), sizeof xyz);
+    const unsigned char corners = 3;
+    const std::int32_t face[3] = {0, 1, 2};
+    data.append(reinterpret_cast<const char*>(&corners), 1);
+    data.append(reinterpret_cast<const char*>(face), sizeof face);
+    const std::string path = write_temp_file("inf.ply", data);
+    EXPECT_TRUE(throws_input_error([&] { load_mesh(path); },
+                                   path + ": vertex 1 has a non-finite coordinate (1, inf, 0)"));
+}
+
 TEST(MeshIoErrors, BinaryStlNonFiniteCoordinate) {
     // One facet whose third corner has x = NaN (binary STL stores raw floats, so NaN survives).
     std::string data(80, ' ');
@@ -265,7 +298,7 @@ TEST(MeshIoErrors, BinaryStlNonFiniteCoordinate) {
     data.append(2, '\0');
     const std::string path = write_temp_file("nan.stl", data);
     EXPECT_TRUE(throws_input_error([&] { load_mesh(path); },
-                                   path + ": vertex 2 has a non-finite coordinate (nan, 1, 0)"));
+                                   path + ": facet 0 has a non-finite coordinate (nan, 1, 0)"));
 }
 
 TEST(MeshIoErrors, SaveToUnwritablePath) {

@@ -3,26 +3,30 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <array>
 #include <assimp/Importer.hpp>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <sstream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "concord/math/error.hpp"
 
 namespace concord {
 
-TriMesh read_with_assimp(const std::string& path) {
+namespace {
+
+// Every mesh of the file concatenated, in file order, with no vertices joined. assimp's own
+// aiProcess_JoinIdenticalVertices is not used: it compares normals too (so STL facets stay
+// apart) and it merges NaN corners into unrelated vertices, hiding them from the finiteness check.
+TriMesh import_unjoined(const std::string& path) {
     Assimp::Importer importer;
-    // Joining compares every vertex attribute; STL files carry a normal per facet, which would
-    // keep the corners of different facets apart. Only positions matter here.
-    importer.SetPropertyInteger(AI_CONFIG_PP_RVC_FLAGS,
-                                aiComponent_NORMALS | aiComponent_TANGENTS_AND_BITANGENTS |
-                                    aiComponent_COLORS | aiComponent_TEXCOORDS |
-                                    aiComponent_BONEWEIGHTS);
-    // Validation runs before the other steps and catches out-of-range indices, which the
-    // joining step would otherwise read through.
-    const unsigned flags = aiProcess_ValidateDataStructure | aiProcess_RemoveComponent |
-                           aiProcess_Triangulate | aiProcess_JoinIdenticalVertices;
+    // Validation runs before triangulation and catches out-of-range indices, which later steps
+    // would otherwise read through.
+    const unsigned flags = aiProcess_ValidateDataStructure | aiProcess_Triangulate;
     const aiScene* scene = importer.ReadFile(path, flags);
     if (scene == nullptr) {
         throw InputError(path + ": cannot read mesh: " + importer.GetErrorString());
@@ -59,6 +63,56 @@ TriMesh read_with_assimp(const std::string& path) {
         Eigen::Map<const Vertices>(coordinates.data(), Eigen::Index(coordinates.size() / 3), 3);
     mesh.faces = Eigen::Map<const Faces>(triangles.data(), Eigen::Index(triangles.size() / 3), 3);
     return mesh;
+}
+
+struct PositionHash {
+    std::size_t operator()(const std::array<double, 3>& p) const {
+        std::size_t h = 0;
+        for (double x : p) h = h * 1000003u ^ std::hash<double>{}(x);
+        return h;
+    }
+};
+
+}  // namespace
+
+TriMesh read_stl_file(const std::string& path) {
+    const TriMesh soup = import_unjoined(path);
+    for (int f = 0; f < soup.num_faces(); ++f) {
+        for (int k = 0; k < 3; ++k) {
+            const auto p = soup.vertices.row(soup.faces(f, k));
+            if (!p.allFinite()) {
+                std::ostringstream s;
+                s << path << ": facet " << f << " has a non-finite coordinate (" << p(0) << ", "
+                  << p(1) << ", " << p(2) << ")";
+                throw InputError(s.str());
+            }
+        }
+    }
+
+    // Exact joining: corners with identical coordinates (0 and -0 count as equal) become one
+    // vertex, numbered by first appearance in facet order.
+    std::unordered_map<std::array<double, 3>, int, PositionHash> index_of;
+    index_of.reserve(static_cast<std::size_t>(soup.num_vertices()));
+    std::vector<double> coordinates;
+    TriMesh mesh;
+    mesh.faces.resize(soup.num_faces(), 3);
+    for (int f = 0; f < soup.num_faces(); ++f) {
+        for (int k = 0; k < 3; ++k) {
+            const auto p = soup.vertices.row(soup.faces(f, k));
+            const std::array<double, 3> key = {p(0) + 0.0, p(1) + 0.0, p(2) + 0.0};
+            const auto [it, inserted] =
+                index_of.try_emplace(key, static_cast<int>(coordinates.size() / 3));
+            if (inserted) coordinates.insert(coordinates.end(), key.begin(), key.end());
+            mesh.faces(f, k) = it->second;
+        }
+    }
+    mesh.vertices =
+        Eigen::Map<const Vertices>(coordinates.data(), Eigen::Index(coordinates.size() / 3), 3);
+    return mesh;
+}
+
+TriMesh read_ply_file(const std::string& path) {
+    return import_unjoined(path);
 }
 
 }  // namespace concord

@@ -7,14 +7,22 @@
 
 namespace concord {
 
-/// Reads every mesh in the file (STL may hold several solids) into one mesh without
-/// connectivity, in file order. Normals, colours and texture coordinates are dropped before
-/// exactly coincident vertices are joined, so triangle soups (STL) become connected. Node
-/// transforms are ignored (STL and PLY have none).
+/// Reads an ascii or binary STL file into a mesh without connectivity. STL stores each facet's
+/// corners separately; exactly coincident corners are joined into one vertex, numbered in order
+/// of first appearance, so the facets form a connected surface. Facets keep their file order.
+/// Several solids in one file are concatenated.
 ///
-/// Throws InputError "PATH: ..." with assimp's message when assimp cannot read the file or its
-/// data-structure validation fails (e.g. a face index out of range), and when a face is a point
-/// or a line rather than a polygon.
-TriMesh read_with_assimp(const std::string& path);
+/// Throws InputError "PATH: ..." with assimp's message when assimp cannot read the file, and
+/// "PATH: facet F has a non-finite coordinate (x, y, z)" (F from 0) before any joining.
+TriMesh read_stl_file(const std::string& path);
+
+/// Reads an ascii or binary PLY file into a mesh without connectivity, keeping the file's vertex
+/// order and indices; polygons are split into fans by assimp. Throws InputError "PATH: ..." with
+/// assimp's message when assimp cannot read the file or its validation fails (e.g. a face index
+/// out of range), and when a face is a point or a line rather than a polygon.
+///
+/// Known limitation of assimp 5.2: ascii PLY reads the word "nan" as 0 without complaint, and all
+/// coordinates pass through single precision.
+TriMesh read_ply_file(const std::string& path);
 
 }  // namespace concord

@@ -60,8 +60,10 @@ TriMesh load_mesh(const std::string& path) {
     TriMesh mesh;
     if (ext == ".obj") {
         mesh = read_obj_file(path);
-    } else if (ext == ".stl" || ext == ".ply") {
-        mesh = read_with_assimp(path);
+    } else if (ext == ".stl") {
+        mesh = read_stl_file(path);
+    } else if (ext == ".ply") {
+        mesh = read_ply_file(path);
     } else {
         throw InputError(path + ": unsupported mesh format '" + ext +
                          "' (expected .obj, .stl or .ply)");

@@ -12,15 +12,18 @@ namespace concord {
 ///   exactly the file's; polygons are split into a fan (v0, vi, vi+1); normals, texture
 ///   coordinates, groups and materials are ignored. Coordinates are parsed correctly rounded, so
 ///   save_obj followed by load_mesh reproduces the arrays bit for bit.
-/// - .stl (ascii or binary) and .ply: read by assimp, triangulated, with exactly coincident
-///   vertices joined so that an STL triangle soup becomes a connected mesh. Assimp stores
-///   single-precision coordinates, so these formats carry about 7 significant digits.
+/// - .stl (ascii or binary): read by assimp; exactly coincident facet corners are joined into one
+///   vertex (numbered by first appearance) so that the triangle soup becomes a connected mesh.
+/// - .ply (ascii or binary): read by assimp, keeping the file's vertex order and indices;
+///   polygons are triangulated.
+/// Assimp stores single-precision coordinates, so STL and PLY carry about 7 significant digits
+/// (see assimp_reader.hpp for a known assimp limitation with "nan" in ascii PLY).
 /// The result has its connectivity built. No scaling or transform is applied.
 ///
 /// Throws InputError "PATH: ..." for a missing or unreadable file, an unknown extension, a parse
 /// failure, an empty mesh, a non-finite coordinate, or a face index out of range, naming the
-/// line (OBJ) or the face/vertex at fault. OBJ messages count vertices and faces from 1 as the
-/// file does; STL/PLY messages use the mesh's 0-based indices.
+/// line (OBJ), facet (STL) or face/vertex (PLY) at fault. OBJ messages count vertices and faces
+/// from 1 as the file does; STL and PLY messages count from 0.
 TriMesh load_mesh(const std::string& path);
 
 /// Writes vertices ("v x y z", shortest decimal form that reads back to the same double) and

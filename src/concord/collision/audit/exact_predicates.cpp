@@ -73,8 +73,8 @@ void require_finite(std::initializer_list<double> xs) {
 
 // Doubles convert to rationals exactly, so these are the signs of the true real values.
 int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
-    require_finite({a.x(), a.y(), a.z(), b.x(), b.y(), b.z(), c.x(), c.y(), c.z(), d.x(), d.y(),
-                    d.z()});
+    require_finite(
+        {a.x(), a.y(), a.z(), b.x(), b.y(), b.z(), c.x(), c.y(), c.z(), d.x(), d.y(), d.z()});
     const mpq_class ax(a.x()), ay(a.y()), az(a.z());
     const mpq_class ux = mpq_class(b.x()) - ax, uy = mpq_class(b.y()) - ay,
                     uz = mpq_class(b.z()) - az;

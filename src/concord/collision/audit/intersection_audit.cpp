@@ -44,7 +44,9 @@ void validate(std::span<const AuditBody> bodies, std::span<const AuditHalfSpace>
                              " has a non-finite point or a zero or non-finite normal");
 }
 
-Vec3 vertex(const AuditBody& body, int v) { return body.vertices->row(v).transpose(); }
+Vec3 vertex(const AuditBody& body, int v) {
+    return body.vertices->row(v).transpose();
+}
 
 struct BodyBoxes {
     std::vector<AABB> faces;  ///< one closed box per triangle (min/max of doubles: exact)
@@ -100,8 +102,7 @@ void faces_overlapping(const BodyBoxes& boxes, const AABB& region, std::vector<i
 }
 
 Hits audit_body_pair(const AuditBody& body_a, const BodyBoxes& boxes_a, int a,
-                     const AuditBody& body_b, const BodyBoxes& boxes_b, int b,
-                     std::size_t limit) {
+                     const AuditBody& body_b, const BodyBoxes& boxes_b, int b, std::size_t limit) {
     // Only triangles inside the other body's box can touch it.
     std::vector<int> ids_a, ids_b;
     std::vector<AABB> selected_a, selected_b;

@@ -60,7 +60,8 @@ void for_each_overlapping_box_pair(std::span<const AABB> a, std::span<const AABB
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
             const AABB& box = a[i];
             auto k = std::lower_bound(b_mins.begin(), b_mins.end(), box.min[axis]) - b_mins.begin();
-            for (; k < static_cast<std::ptrdiff_t>(b_mins.size()) && b_mins[k] <= box.max[axis]; ++k)
+            for (; k < static_cast<std::ptrdiff_t>(b_mins.size()) && b_mins[k] <= box.max[axis];
+                 ++k)
                 if (box.overlaps(b[b_order[k]])) visit(static_cast<int>(i), b_order[k]);
         }
     });
@@ -68,7 +69,8 @@ void for_each_overlapping_box_pair(std::span<const AABB> a, std::span<const AABB
         for (std::size_t j = r.begin(); j != r.end(); ++j) {
             const AABB& box = b[j];
             auto k = std::upper_bound(a_mins.begin(), a_mins.end(), box.min[axis]) - a_mins.begin();
-            for (; k < static_cast<std::ptrdiff_t>(a_mins.size()) && a_mins[k] <= box.max[axis]; ++k)
+            for (; k < static_cast<std::ptrdiff_t>(a_mins.size()) && a_mins[k] <= box.max[axis];
+                 ++k)
                 if (box.overlaps(a[a_order[k]])) visit(a_order[k], static_cast<int>(j));
         }
     });

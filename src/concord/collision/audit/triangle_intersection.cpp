@@ -12,14 +12,22 @@ namespace {
 // Projection onto the coordinate plane that drops `axis`, keeping the other two coordinates in
 // cyclic order. Projecting is exact (it only forgets a coordinate), and with the cyclic order
 // orient2d of projected points is the sign of component `axis` of (b - a) x (c - a).
-Vec2 drop_axis(const Vec3& p, int axis) { return Vec2(p[(axis + 1) % 3], p[(axis + 2) % 3]); }
+Vec2 drop_axis(const Vec3& p, int axis) {
+    return Vec2(p[(axis + 1) % 3], p[(axis + 2) % 3]);
+}
 
-bool all_nonnegative(int s0, int s1, int s2) { return s0 >= 0 && s1 >= 0 && s2 >= 0; }
-bool all_nonpositive(int s0, int s1, int s2) { return s0 <= 0 && s1 <= 0 && s2 <= 0; }
+bool all_nonnegative(int s0, int s1, int s2) {
+    return s0 >= 0 && s1 >= 0 && s2 >= 0;
+}
+bool all_nonpositive(int s0, int s1, int s2) {
+    return s0 <= 0 && s1 <= 0 && s2 <= 0;
+}
 bool strictly_one_side(int s0, int s1, int s2) {
     return (s0 > 0 && s1 > 0 && s2 > 0) || (s0 < 0 && s1 < 0 && s2 < 0);
 }
-bool all_zero(int s0, int s1, int s2) { return s0 == 0 && s1 == 0 && s2 == 0; }
+bool all_zero(int s0, int s1, int s2) {
+    return s0 == 0 && s1 == 0 && s2 == 0;
+}
 
 int orient2d_dropping(const Vec3& a, const Vec3& b, const Vec3& c, int axis) {
     return orient2d(drop_axis(a, axis), drop_axis(b, axis), drop_axis(c, axis));
@@ -71,7 +79,7 @@ bool segments_intersect_2d(const Vec2& p, const Vec2& q, const Vec2& r, const Ve
     const int o3 = orient2d(r, s, p), o4 = orient2d(r, s, q);
     if (o1 * o2 < 0 && o3 * o4 < 0) return true;
     return (o1 == 0 && in_segment_box(p, q, r)) || (o2 == 0 && in_segment_box(p, q, s)) ||
-           (o3 == 0 && in_segment_box(r, s, p));
+           (o3 == 0 && in_segment_box(r, s, p)) || (o4 == 0 && in_segment_box(r, s, q));
 }
 
 // Closed point-in-triangle for a non-degenerate 2D triangle of either orientation.
@@ -103,9 +111,8 @@ bool segment_meets_proper_triangle(const Vec3& p, const Vec3& q, int sp, int sq,
     if (sp * sq > 0) return false;
     if (sp == 0 && sq == 0) {
         const int axis = injective_axis_for_plane(a, b, c);
-        return segment_meets_triangle_2d(drop_axis(p, axis), drop_axis(q, axis),
-                                         drop_axis(a, axis), drop_axis(b, axis),
-                                         drop_axis(c, axis));
+        return segment_meets_triangle_2d(drop_axis(p, axis), drop_axis(q, axis), drop_axis(a, axis),
+                                         drop_axis(b, axis), drop_axis(c, axis));
     }
     const int o1 = orient3d(p, q, a, b);
     const int o2 = orient3d(p, q, b, c);
@@ -154,8 +161,7 @@ bool segment_intersects_triangle(const Vec3& p, const Vec3& q, const Vec3& a, co
     if (collinear(a, b, c))
         return segments_intersect(p, q, a, b) || segments_intersect(p, q, b, c) ||
                segments_intersect(p, q, c, a);
-    return segment_meets_proper_triangle(p, q, orient3d(a, b, c, p), orient3d(a, b, c, q), a, b,
-                                         c);
+    return segment_meets_proper_triangle(p, q, orient3d(a, b, c, p), orient3d(a, b, c, q), a, b, c);
 }
 
 // Two closed triangles meet exactly when an edge of one meets the other triangle: an extreme

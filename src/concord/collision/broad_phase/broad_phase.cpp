@@ -55,7 +55,7 @@ std::vector<PointTriangleCandidate> point_triangle_candidates(const CollisionMes
         for (int v = begin; v < end; ++v) {
             const int body = mesh.vertex_body[static_cast<std::size_t>(v)];
             const std::size_t first = found.size();
-            face_bvh.query(vertex_boxes[static_cast<std::size_t>(v)], [&](int f) {
+            face_bvh.query(vertex_boxes[static_cast<std::size_t>(v)], body, [&](int f) {
                 const int face_body = mesh.face_body[static_cast<std::size_t>(f)];
                 if (face_body != body && (!filter || filter(body, face_body)))
                     found.push_back({v, f});
@@ -96,31 +96,35 @@ std::vector<EdgeEdgeCandidate> edge_edge_candidates(const CollisionMesh& mesh, c
         broad_phase_detail::concatenate(blocks), bits, bits);
 }
 
-Candidates find_candidates(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
-                           const BroadPhaseParams& params) {
+Candidates BroadPhase::find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                            const BroadPhaseParams& params) {
     validate_broad_phase_input(mesh, x0, x1, params.dhat);
     const double inflation = 0.5 * params.dhat;
-    std::vector<AABB> vertex_boxes, edge_boxes, face_boxes;
-    tbb::parallel_invoke([&] { vertex_boxes = swept_vertex_boxes(x0, x1, inflation); },
-                         [&] { edge_boxes = swept_edge_boxes(mesh.edges, x0, x1, inflation); },
-                         [&] { face_boxes = swept_face_boxes(mesh.faces, x0, x1, inflation); });
+    tbb::parallel_invoke([&] { swept_vertex_boxes(x0, x1, inflation, vertex_boxes_); },
+                         [&] { swept_edge_boxes(mesh.edges, x0, x1, inflation, edge_boxes_); },
+                         [&] { swept_face_boxes(mesh.faces, x0, x1, inflation, face_boxes_); });
 
-    Candidates candidates;
     if (params.method == BroadPhaseMethod::sweep_and_prune)
-        return sweep_and_prune_candidates(mesh, vertex_boxes, edge_boxes, face_boxes,
+        return sweep_and_prune_candidates(mesh, vertex_boxes_, edge_boxes_, face_boxes_,
                                           params.body_pair_filter);
 
-    LBVH face_bvh, edge_bvh;
-    tbb::parallel_invoke([&] { face_bvh.build(face_boxes); }, [&] { edge_bvh.build(edge_boxes); });
+    tbb::parallel_invoke([&] { face_tree_.build(face_boxes_, mesh.face_body); },
+                         [&] { edge_tree_.build(edge_boxes_, mesh.edge_body); });
+    Candidates candidates;
     tbb::parallel_invoke(
         [&] {
             candidates.point_triangle =
-                point_triangle_candidates(mesh, vertex_boxes, face_bvh, params.body_pair_filter);
+                point_triangle_candidates(mesh, vertex_boxes_, face_tree_, params.body_pair_filter);
         },
         [&] {
-            candidates.edge_edge = edge_edge_candidates(mesh, edge_bvh, params.body_pair_filter);
+            candidates.edge_edge = edge_edge_candidates(mesh, edge_tree_, params.body_pair_filter);
         });
     return candidates;
+}
+
+Candidates find_candidates(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                           const BroadPhaseParams& params) {
+    return BroadPhase().find(mesh, x0, x1, params);
 }
 
 }  // namespace concord

@@ -37,12 +37,35 @@ struct BroadPhaseParams {
 Candidates find_candidates(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                            const BroadPhaseParams& params = {});
 
+/// The same as a reusable object: the swept boxes and both trees are kept between calls, so
+/// that calling it every step or Newton iteration reuses their storage instead of faulting in
+/// fresh pages (a large share of the cost at a million triangles).
+class BroadPhase {
+  public:
+    Candidates find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                    const BroadPhaseParams& params = {});
+
+    /// Boxes of the last find() (grown by dhat / 2), and its trees (LBVH method only), built
+    /// with the bodies as groups; for callers that re-query them.
+    std::span<const AABB> vertex_boxes() const { return vertex_boxes_; }
+    std::span<const AABB> edge_boxes() const { return edge_boxes_; }
+    std::span<const AABB> face_boxes() const { return face_boxes_; }
+    const LBVH& face_tree() const { return face_tree_; }
+    const LBVH& edge_tree() const { return edge_tree_; }
+
+  private:
+    std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;
+    LBVH face_tree_, edge_tree_;
+};
+
 /// The checks find_candidates runs on its input (see there).
 void validate_broad_phase_input(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                                 double dhat);
 
 /// Building blocks of the LBVH method, for callers that keep their own boxes or hierarchies
 /// (e.g. re-querying one tree with other boxes). They trust their input (no validation).
+/// Build the trees with the bodies as groups (mesh.face_body, mesh.edge_body): results are the
+/// same without, but then every query also walks its own body's subtree.
 
 /// Pairs (v, f) of different, filter-accepted bodies whose boxes overlap: vertex_boxes[v]
 /// against the boxes face_bvh was built on. Sorted by (vertex, face).

@@ -61,34 +61,20 @@ InputSummary summarise(std::span<const AABB> boxes) {
         });
 }
 
-float round_down(double x) {
-    float f = static_cast<float>(x);
-    if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-    return f;
-}
-
-float round_up(double x) {
-    float f = static_cast<float>(x);
-    if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-    return f;
-}
-
 }  // namespace
 
-LBVH::FloatBox LBVH::to_float_outward(const AABB& box) {
-    FloatBox f;
-    for (int k = 0; k < 3; ++k) {
-        f.lo[k] = round_down(box.min[k]);
-        f.hi[k] = round_up(box.max[k]);
-    }
-    return f;
-}
-
-void LBVH::build(std::span<const AABB> boxes) {
+void LBVH::build(std::span<const AABB> boxes, std::span<const int> groups) {
     if (boxes.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max() / 2))
         throw InputError("LBVH::build: " + std::to_string(boxes.size()) +
                          " boxes exceed the supported count");
+    if (!groups.empty() && groups.size() != boxes.size())
+        throw InputError("LBVH::build: " + std::to_string(groups.size()) + " groups for " +
+                         std::to_string(boxes.size()) + " boxes");
     const int n = static_cast<int>(boxes.size());
+    const auto negative = std::find_if(groups.begin(), groups.end(), [](int g) { return g < 0; });
+    if (negative != groups.end())
+        throw InputError("LBVH::build: box " + std::to_string(negative - groups.begin()) +
+                         " has negative group " + std::to_string(*negative));
     const InputSummary summary = summarise(boxes);
     if (summary.first_nan >= 0)
         throw InputError("LBVH::build: box " + std::to_string(summary.first_nan) +
@@ -120,15 +106,17 @@ void LBVH::build(std::span<const AABB> boxes) {
             order_[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(i);
         }
     });
-    radix_sort_pairs(codes_, order_, 3 * kMortonBitsPerAxis);
+    radix_sort_pairs(codes_, order_, 3 * kMortonBitsPerAxis, &sort_scratch_);
 
     leaf_boxes_.resize(static_cast<std::size_t>(n));
     leaf_primitive_.resize(static_cast<std::size_t>(n));
+    leaf_group_.resize(static_cast<std::size_t>(n));
     tbb::parallel_for(tbb::blocked_range<int>(0, n, kGrain), [&](const tbb::blocked_range<int>& r) {
         for (int k = r.begin(); k != r.end(); ++k) {
             const std::uint32_t i = order_[static_cast<std::size_t>(k)];
             leaf_boxes_[static_cast<std::size_t>(k)] = boxes[i];
             leaf_primitive_[static_cast<std::size_t>(k)] = static_cast<int>(i);
+            leaf_group_[static_cast<std::size_t>(k)] = groups.empty() ? kNoGroup : groups[i];
         }
     });
 
@@ -180,7 +168,6 @@ void LBVH::build_hierarchy() {
 
                               Node& node = nodes_[static_cast<std::size_t>(i)];
                               const int first = std::min(i, j), last = std::max(i, j);
-                              node.split = gamma;
                               node.last = last;
                               if (first == gamma) {
                                   node.child[0] = ~gamma;
@@ -203,6 +190,10 @@ void LBVH::build_hierarchy() {
 void LBVH::refit() {
     const int n = size();
     arrivals_.assign(static_cast<std::size_t>(n - 1), 0);
+    auto child_group = [this](int child) {
+        return child < 0 ? leaf_group_[static_cast<std::size_t>(~child)]
+                         : nodes_[static_cast<std::size_t>(child)].group;
+    };
     auto child_box = [this](int child) -> FloatBox {
         if (child < 0) return to_float_outward(leaf_boxes_[static_cast<std::size_t>(~child)]);
         const Node& c = nodes_[static_cast<std::size_t>(child)];
@@ -224,6 +215,8 @@ void LBVH::refit() {
                 Node& node = nodes_[static_cast<std::size_t>(p)];
                 node.child_box[0] = child_box(node.child[0]);
                 node.child_box[1] = child_box(node.child[1]);
+                const int left = child_group(node.child[0]), right = child_group(node.child[1]);
+                node.group = left == right ? left : kNoGroup;
                 p = node_parent_[static_cast<std::size_t>(p)];
             }
         }

@@ -20,7 +20,7 @@ constexpr std::size_t kChunkSize = 1 << 16;
 
 template <bool kWithValues>
 void radix_sort_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint32_t>* values,
-                     int key_bits) {
+                     int key_bits, RadixSortScratch& scratch) {
     const std::size_t n = keys.size();
     if (n < 2) return;
     if (n < kParallelThreshold) {
@@ -45,8 +45,10 @@ void radix_sort_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint32_t
 
     const std::size_t num_chunks = (n + kChunkSize - 1) / kChunkSize;
     std::vector<std::array<std::size_t, kBuckets>> offsets(num_chunks);
-    std::vector<std::uint64_t> key_buffer(n);
-    std::vector<std::uint32_t> value_buffer(kWithValues ? n : 0);
+    std::vector<std::uint64_t>& key_buffer = scratch.keys;
+    std::vector<std::uint32_t>& value_buffer = scratch.values;
+    key_buffer.resize(n);
+    if constexpr (kWithValues) value_buffer.resize(n);
     std::uint64_t* src_keys = keys.data();
     std::uint64_t* dst_keys = key_buffer.data();
     std::uint32_t* src_values = kWithValues ? values->data() : nullptr;
@@ -97,14 +99,16 @@ void radix_sort_impl(std::vector<std::uint64_t>& keys, std::vector<std::uint32_t
 }  // namespace
 
 void radix_sort_pairs(std::vector<std::uint64_t>& keys, std::vector<std::uint32_t>& values,
-                      int key_bits) {
+                      int key_bits, RadixSortScratch* scratch) {
     if (values.size() != keys.size())
         throw std::invalid_argument("radix_sort_pairs: keys and values differ in size");
-    radix_sort_impl<true>(keys, &values, key_bits);
+    RadixSortScratch local;
+    radix_sort_impl<true>(keys, &values, key_bits, scratch ? *scratch : local);
 }
 
-void radix_sort(std::vector<std::uint64_t>& keys, int key_bits) {
-    radix_sort_impl<false>(keys, nullptr, key_bits);
+void radix_sort(std::vector<std::uint64_t>& keys, int key_bits, RadixSortScratch* scratch) {
+    RadixSortScratch local;
+    radix_sort_impl<false>(keys, nullptr, key_bits, scratch ? *scratch : local);
 }
 
 }  // namespace concord

@@ -3,68 +3,92 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <cmath>
-#include <limits>
+#include <algorithm>
+
+#include "concord/collision/broad_phase/outward_rounding.hpp"
 
 namespace concord {
 
 namespace {
 
-// Grows the box and rounds it outward so that the padding survives floating-point rounding.
-AABB padded(AABB box, double inflation) {
-    constexpr double inf = std::numeric_limits<double>::infinity();
-    box.inflate(inflation);
+constexpr Eigen::Index kGrain = 4096;
+
+// Box of the rows `corners` of x0 and x1 (row-major V x 3 arrays), grown and rounded outward
+// so that the padding survives the rounding of the subtraction and addition.
+template <int kCorners>
+AABB padded_box(const double* x0, const double* x1, const int* corners, double inflation) {
+    AABB box;
     for (int k = 0; k < 3; ++k) {
-        box.min[k] = std::nextafter(box.min[k], -inf);
-        box.max[k] = std::nextafter(box.max[k], inf);
+        double lo = x0[3 * corners[0] + k], hi = lo;
+        for (int c = 0; c < kCorners; ++c) {
+            const double a = x0[3 * corners[c] + k], b = x1[3 * corners[c] + k];
+            lo = std::min({lo, a, b});
+            hi = std::max({hi, a, b});
+        }
+        box.min[k] = next_down(lo - inflation);
+        box.max[k] = next_up(hi + inflation);
     }
     return box;
 }
 
-template <class Rows>
-std::vector<AABB> element_boxes(const Rows& rows, const Vertices& x0, const Vertices& x1,
-                                double inflation) {
-    std::vector<AABB> boxes(static_cast<std::size_t>(rows.rows()));
-    tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, rows.rows(), 4096),
+template <int kCorners, class Rows>
+void element_boxes(const Rows& rows, const Vertices& x0, const Vertices& x1, double inflation,
+                   std::vector<AABB>& boxes) {
+    boxes.resize(static_cast<std::size_t>(rows.rows()));
+    const int* indices = rows.data();
+    tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, rows.rows(), kGrain),
                       [&](const tbb::blocked_range<Eigen::Index>& range) {
-                          for (Eigen::Index i = range.begin(); i != range.end(); ++i) {
-                              AABB box;
-                              for (Eigen::Index k = 0; k < rows.cols(); ++k) {
-                                  box.expand(Vec3(x0.row(rows(i, k))));
-                                  box.expand(Vec3(x1.row(rows(i, k))));
-                              }
-                              boxes[static_cast<std::size_t>(i)] = padded(box, inflation);
-                          }
+                          for (Eigen::Index i = range.begin(); i != range.end(); ++i)
+                              boxes[static_cast<std::size_t>(i)] = padded_box<kCorners>(
+                                  x0.data(), x1.data(), indices + kCorners * i, inflation);
                       });
-    return boxes;
 }
 
 }  // namespace
 
 AABB swept_vertex_box(const Vertices& x0, const Vertices& x1, int v, double inflation) {
-    const Vec3 a = x0.row(v), b = x1.row(v);
-    return padded(AABB(a.cwiseMin(b), a.cwiseMax(b)), inflation);
+    return padded_box<1>(x0.data(), x1.data(), &v, inflation);
 }
 
-std::vector<AABB> swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation) {
-    std::vector<AABB> boxes(static_cast<std::size_t>(x0.rows()));
-    tbb::parallel_for(tbb::blocked_range<int>(0, static_cast<int>(x0.rows()), 4096),
+void swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation,
+                        std::vector<AABB>& boxes) {
+    boxes.resize(static_cast<std::size_t>(x0.rows()));
+    tbb::parallel_for(tbb::blocked_range<int>(0, static_cast<int>(x0.rows()), kGrain),
                       [&](const tbb::blocked_range<int>& range) {
                           for (int v = range.begin(); v != range.end(); ++v)
                               boxes[static_cast<std::size_t>(v)] =
-                                  swept_vertex_box(x0, x1, v, inflation);
+                                  padded_box<1>(x0.data(), x1.data(), &v, inflation);
                       });
+}
+
+void swept_edge_boxes(const Edges& edges, const Vertices& x0, const Vertices& x1, double inflation,
+                      std::vector<AABB>& boxes) {
+    element_boxes<2>(edges, x0, x1, inflation, boxes);
+}
+
+void swept_face_boxes(const Faces& faces, const Vertices& x0, const Vertices& x1, double inflation,
+                      std::vector<AABB>& boxes) {
+    element_boxes<3>(faces, x0, x1, inflation, boxes);
+}
+
+std::vector<AABB> swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation) {
+    std::vector<AABB> boxes;
+    swept_vertex_boxes(x0, x1, inflation, boxes);
     return boxes;
 }
 
 std::vector<AABB> swept_edge_boxes(const Edges& edges, const Vertices& x0, const Vertices& x1,
                                    double inflation) {
-    return element_boxes(edges, x0, x1, inflation);
+    std::vector<AABB> boxes;
+    swept_edge_boxes(edges, x0, x1, inflation, boxes);
+    return boxes;
 }
 
 std::vector<AABB> swept_face_boxes(const Faces& faces, const Vertices& x0, const Vertices& x1,
                                    double inflation) {
-    return element_boxes(faces, x0, x1, inflation);
+    std::vector<AABB> boxes;
+    swept_face_boxes(faces, x0, x1, inflation, boxes);
+    return boxes;
 }
 
 }  // namespace concord

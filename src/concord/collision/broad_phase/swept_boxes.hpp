@@ -20,18 +20,27 @@ namespace concord {
 ///
 /// The helpers take the per-box inflation (already halved), not dhat.
 
+/// x0 and x1 are V x 3 row-major arrays; indices are trusted (see validate_broad_phase_input).
+/// The overloads taking an output vector reuse its storage.
+
 /// Box of vertex v over x0.row(v) and x1.row(v), grown by `inflation` on every side.
 AABB swept_vertex_box(const Vertices& x0, const Vertices& x1, int v, double inflation);
 
 /// Boxes of all vertices (size V), computed in parallel.
 std::vector<AABB> swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation);
+void swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation,
+                        std::vector<AABB>& boxes);
 
 /// Boxes of all edges (size E): both end points at both positions, grown by `inflation`.
 std::vector<AABB> swept_edge_boxes(const Edges& edges, const Vertices& x0, const Vertices& x1,
                                    double inflation);
+void swept_edge_boxes(const Edges& edges, const Vertices& x0, const Vertices& x1, double inflation,
+                      std::vector<AABB>& boxes);
 
 /// Boxes of all faces (size F): three corners at both positions, grown by `inflation`.
 std::vector<AABB> swept_face_boxes(const Faces& faces, const Vertices& x0, const Vertices& x1,
                                    double inflation);
+void swept_face_boxes(const Faces& faces, const Vertices& x0, const Vertices& x1, double inflation,
+                      std::vector<AABB>& boxes);
 
 }  // namespace concord

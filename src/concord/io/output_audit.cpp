@@ -1,0 +1,100 @@
+#include "concord/io/output_audit.hpp"
+
+#include <sstream>
+
+#include "concord/body/affine_body.hpp"
+#include "concord/math/error.hpp"
+
+namespace concord {
+
+OutputAuditSummary audit_output(const OutputReader& reader,
+                                const std::function<void(int frame)>& on_frame) {
+    const auto& infos = reader.bodies();
+    for (const auto& b : infos) {
+        if (b.dofs != 12) {
+            throw InputError(reader.directory() + ": body '" + b.name + "' has " +
+                             std::to_string(b.dofs) +
+                             " coordinates per frame; the audit places affine bodies (12) only");
+        }
+    }
+    const std::vector<TriMesh> meshes = reader.load_meshes();
+    std::vector<AuditHalfSpace> planes;
+    for (const PlaneSpec& p : reader.planes()) planes.push_back({p.point, p.normal});
+
+    OutputAuditSummary summary;
+    summary.bodies = static_cast<int>(infos.size());
+    summary.planes = static_cast<int>(planes.size());
+    std::vector<Vertices> world(meshes.size());
+    std::vector<AuditBody> bodies(meshes.size());
+    FrameStream frames = reader.frames();
+    FrameRecord record;
+    while (frames.next(record)) {
+        for (std::size_t b = 0; b < meshes.size(); ++b) {
+            const Vec12 q = record.q[b].head<12>();
+            const Vertices& X = meshes[b].vertices;
+            world[b].resize(X.rows(), 3);
+            for (Eigen::Index v = 0; v < X.rows(); ++v) {
+                world[b].row(v) = affine_apply(q, X.row(v).transpose()).transpose();
+            }
+            bodies[b] = {&meshes[b].faces, &world[b]};
+        }
+        AuditResult result = audit_intersections(bodies, planes);
+        ++summary.frames;
+        summary.triangle_hits += result.triangle_hit_count;
+        summary.plane_hits += result.plane_hit_count;
+        if (!result.clean) {
+            ++summary.frames_with_intersections;
+            if (!summary.first_intersection) {
+                summary.first_intersection =
+                    FrameAudit{record.frame, record.time, std::move(result)};
+            }
+        }
+        if (on_frame) on_frame(record.frame);
+    }
+    return summary;
+}
+
+namespace {
+
+std::string plural(std::int64_t n, const std::string& one, const std::string& many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string plural(std::int64_t n, const std::string& one) {
+    return plural(n, one, one + "s");
+}
+
+}  // namespace
+
+std::string audit_summary_line(const OutputAuditSummary& s, const OutputReader& reader) {
+    std::ostringstream line;
+    const std::string scope = plural(s.frames, "frame") + ", " +
+                              plural(s.bodies, "body", "bodies") + ", " + plural(s.planes, "plane");
+    if (s.clean()) {
+        line << "clean: no intersection in " << scope << " (" << reader.directory() << ")";
+        return line.str();
+    }
+    const FrameAudit& f = *s.first_intersection;
+    auto name = [&](int b) {
+        return "\"" + reader.bodies()[static_cast<std::size_t>(b)].name + "\"";
+    };
+    line << "INTERSECTION in " << s.frames_with_intersections << " of " << scope
+         << "; first at frame " << f.frame << " (t = " << f.time << "): ";
+    if (!f.result.triangle_hits.empty()) {
+        const TriangleHit& h = f.result.triangle_hits.front();
+        line << "bodies " << name(h.body_a) << " and " << name(h.body_b) << " (triangles "
+             << h.face_a << " and " << h.face_b << "; "
+             << plural(f.result.triangle_hit_count, "intersecting triangle pair")
+             << " in that frame)";
+        if (!f.result.plane_hits.empty()) line << "; ";
+    }
+    if (!f.result.plane_hits.empty()) {
+        const PlaneHit& h = f.result.plane_hits.front();
+        line << "body " << name(h.body) << " vertex " << h.vertex << " on or below plane "
+             << h.plane << " (" << plural(f.result.plane_hit_count, "vertex violation")
+             << " in that frame)";
+    }
+    return line.str();
+}
+
+}  // namespace concord

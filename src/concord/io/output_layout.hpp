@@ -1,0 +1,18 @@
+// File names inside an output directory (described in docs/cli.md, "Output directory").
+#pragma once
+
+#include <string>
+
+namespace concord::output_layout {
+
+inline constexpr const char* kScene = "scene.json";
+inline constexpr const char* kBodies = "bodies.json";
+inline constexpr const char* kFrames = "frames.jsonl";
+inline constexpr const char* kMeshFolder = "meshes";
+
+/// "meshes/NAME.obj": where body NAME's local-coordinate mesh is written, relative to the folder.
+inline std::string mesh_path(const std::string& body_name) {
+    return std::string(kMeshFolder) + "/" + body_name + ".obj";
+}
+
+}  // namespace concord::output_layout

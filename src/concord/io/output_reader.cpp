@@ -1,0 +1,160 @@
+#include "concord/io/output_reader.hpp"
+
+#include <filesystem>
+
+#include "concord/geometry/mesh_io.hpp"
+#include "concord/io/output_layout.hpp"
+#include "concord/io/step_stats_json.hpp"
+#include "concord/math/error.hpp"
+#include "concord/scene/body_name.hpp"
+#include "concord/scene/json_file.hpp"
+#include "concord/scene/json_node.hpp"
+#include "concord/scene/scene_names.hpp"
+#include "concord/scene/scene_parser.hpp"
+
+namespace concord {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Largest number of coordinates one body may have per frame (12 affine + reduced modes).
+constexpr int kMaxDofs = 12 + 100000;
+
+/// A mesh path from bodies.json must stay inside the output directory.
+bool is_inside_relative_path(const std::string& p) {
+    fs::path path(p);
+    if (path.empty() || path.is_absolute()) return false;
+    for (const auto& part : path) {
+        if (part == "..") return false;
+    }
+    return true;
+}
+
+std::vector<OutputBodyInfo> parse_bodies(const nlohmann::json& json, const std::string& source,
+                                         const fs::path& dir) {
+    JsonNode root(json, source);
+    std::size_t count = root.array_size();
+    std::vector<OutputBodyInfo> bodies;
+    bodies.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        JsonNode node = root.element(i);
+        if (!node.value().is_object()) node.fail("expected an object, got " + node.describe());
+        OutputBodyInfo b;
+        JsonNode name = node.child("name");
+        b.name = name.name();
+        if (!is_file_safe_name(b.name)) name.fail("not a valid body name: " + name.describe());
+        JsonNode mesh = node.child("mesh");
+        b.mesh = mesh.name();
+        if (!is_inside_relative_path(b.mesh)) {
+            mesh.fail("expected a path inside the output directory, got " + mesh.describe());
+        }
+        std::error_code ec;
+        if (!fs::is_regular_file(dir / b.mesh, ec)) {
+            mesh.fail("mesh file not found: " + (dir / b.mesh).string());
+        }
+        JsonNode motion = node.child("motion");
+        auto m = motion_type_from_name(motion.string());
+        if (!m)
+            motion.fail("expected \"dynamic\", \"static\" or \"kinematic\", got " +
+                        motion.describe());
+        b.motion = *m;
+        if (auto n = node.find("dofs")) b.dofs = n->integer(12, kMaxDofs);
+        bodies.push_back(std::move(b));
+    }
+    return bodies;
+}
+
+}  // namespace
+
+OutputReader::OutputReader(std::string dir) : dir_(std::move(dir)) {
+    fs::path path(dir_);
+    std::error_code ec;
+    if (!fs::is_directory(path, ec))
+        throw InputError(dir_ + ": not an output directory (no such folder)");
+    std::string bodies_file = (path / output_layout::kBodies).string();
+    bodies_ = parse_bodies(read_json_file(bodies_file), bodies_file, path);
+    std::string scene_file = (path / output_layout::kScene).string();
+    scene_ = read_json_file(scene_file);
+    planes_ = parse_scene_planes(scene_, scene_file);
+}
+
+TriMesh OutputReader::load_mesh(int i) const {
+    return concord::load_mesh(
+        (fs::path(dir_) / bodies_.at(static_cast<std::size_t>(i)).mesh).string());
+}
+
+std::vector<TriMesh> OutputReader::load_meshes() const {
+    std::vector<TriMesh> meshes;
+    meshes.reserve(bodies_.size());
+    for (std::size_t i = 0; i < bodies_.size(); ++i)
+        meshes.push_back(load_mesh(static_cast<int>(i)));
+    return meshes;
+}
+
+FrameStream OutputReader::frames() const {
+    std::vector<int> dofs;
+    for (const auto& b : bodies_) dofs.push_back(b.dofs);
+    return FrameStream((fs::path(dir_) / output_layout::kFrames).string(), std::move(dofs));
+}
+
+std::vector<FrameRecord> OutputReader::read_all_frames() const {
+    FrameStream stream = frames();
+    std::vector<FrameRecord> frames;
+    FrameRecord r;
+    while (stream.next(r)) frames.push_back(r);
+    return frames;
+}
+
+FrameStream::FrameStream(std::string path, std::vector<int> dofs)
+    : path_(std::move(path)), dofs_(std::move(dofs)), in_(path_, std::ios::binary) {
+    if (!in_) throw InputError(path_ + ": cannot read file");
+}
+
+bool FrameStream::next(FrameRecord& out) {
+    std::string line;
+    for (;;) {
+        if (!std::getline(in_, line)) {
+            if (in_.bad())
+                throw InputError(path_ + ": read error after line " + std::to_string(line_number_));
+            return false;
+        }
+        ++line_number_;
+        if (line.find_first_not_of(" \t\r") != std::string::npos) break;
+        // Blank lines carry nothing; they are tolerated (e.g. a trailing "\n\n").
+    }
+    const std::string source = path_ + ": line " + std::to_string(line_number_);
+    nlohmann::json json = parse_json_text(line, source);
+    JsonNode root(json, source);
+    root.expect_object({"frame", "time", "q", "stats"});
+    FrameRecord r;
+    r.frame = root.child("frame").integer(0, std::numeric_limits<int>::max());
+    if (r.frame <= last_frame_) {
+        root.child("frame").fail(
+            "frame numbers must increase (previous: " + std::to_string(last_frame_) + ")");
+    }
+    r.time = root.child("time").number();
+    JsonNode q = root.child("q");
+    std::size_t rows = q.array_size();
+    if (rows != dofs_.size()) {
+        q.fail("expected " + std::to_string(dofs_.size()) + " rows (one per body), got " +
+               std::to_string(rows));
+    }
+    r.q.resize(rows);
+    for (std::size_t b = 0; b < rows; ++b) {
+        JsonNode row = q.element(b);
+        std::size_t n = row.array_size();
+        if (n != static_cast<std::size_t>(dofs_[b])) {
+            row.fail("expected " + std::to_string(dofs_[b]) + " numbers, got " + std::to_string(n));
+        }
+        r.q[b].resize(static_cast<Eigen::Index>(n));
+        for (std::size_t k = 0; k < n; ++k)
+            r.q[b][static_cast<Eigen::Index>(k)] = row.element(k).number();
+    }
+    r.stats = step_stats_from_json(root.child("stats"));
+    last_frame_ = r.frame;
+    out = std::move(r);
+    return true;
+}
+
+}  // namespace concord

@@ -1,0 +1,81 @@
+// Reads an output directory written by OutputWriter (used by `concord audit`, and meant for
+// viewers and scripts): the body list, the meshes, the planes of scene.json and the frames.
+#pragma once
+
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "concord/geometry/mesh.hpp"
+#include "concord/math/types.hpp"
+#include "concord/scene/scene_spec.hpp"
+#include "concord/world/step_stats.hpp"
+
+namespace concord {
+
+/// One entry of bodies.json.
+struct OutputBodyInfo {
+    std::string name;
+    std::string mesh;  ///< relative to the output directory, e.g. "meshes/box.obj"
+    MotionType motion = MotionType::Dynamic;
+    int dofs = 12;  ///< coordinates per frame row (optional "dofs" key; 12 for affine bodies)
+};
+
+/// One line of frames.jsonl.
+struct FrameRecord {
+    int frame = 0;
+    double time = 0.0;
+    std::vector<VecX> q;  ///< one row per body, in body order
+    StepStats stats;
+};
+
+/// Reads frames.jsonl one line at a time, so that long runs need not fit in memory.
+class FrameStream {
+  public:
+    /// Opens `path`; each row of q must have dofs[b] numbers.
+    FrameStream(std::string path, std::vector<int> dofs);
+
+    /// Reads the next frame into `out`; false at the end of the file. Throws InputError
+    /// "PATH: line N: ..." for a line that is not valid JSON, lacks a key, has a wrong row count or
+    /// length, holds a non-number, or repeats or goes back in frame number.
+    bool next(FrameRecord& out);
+
+    int lines_read() const { return line_number_; }
+
+  private:
+    std::string path_;
+    std::vector<int> dofs_;
+    std::ifstream in_;
+    int line_number_ = 0;
+    int last_frame_ = -1;
+};
+
+class OutputReader {
+  public:
+    /// Reads bodies.json and the planes of scene.json and checks that every mesh file exists.
+    /// Throws InputError "DIR/FILE: ..." for a missing or malformed file.
+    explicit OutputReader(std::string dir);
+
+    const std::string& directory() const { return dir_; }
+    const std::vector<OutputBodyInfo>& bodies() const { return bodies_; }
+    const std::vector<PlaneSpec>& planes() const { return planes_; }
+    /// scene.json as written (the resolved scene).
+    const nlohmann::json& scene() const { return scene_; }
+
+    /// Body i's mesh in local coordinates (read from disk on each call).
+    TriMesh load_mesh(int i) const;
+    std::vector<TriMesh> load_meshes() const;
+
+    FrameStream frames() const;
+    std::vector<FrameRecord> read_all_frames() const;
+
+  private:
+    std::string dir_;
+    std::vector<OutputBodyInfo> bodies_;
+    std::vector<PlaneSpec> planes_;
+    nlohmann::json scene_;
+};
+
+}  // namespace concord

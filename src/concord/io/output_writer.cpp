@@ -1,0 +1,143 @@
+#include "concord/io/output_writer.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "concord/geometry/mesh_io.hpp"
+#include "concord/io/output_layout.hpp"
+#include "concord/io/step_stats_json.hpp"
+#include "concord/math/error.hpp"
+#include "concord/scene/body_name.hpp"
+#include "concord/scene/scene_json.hpp"
+#include "concord/scene/scene_names.hpp"
+#include "concord/world/world.hpp"
+
+namespace concord {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_text_file(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out)
+        throw InputError(path.string() + ": cannot write file (" + std::strerror(errno) + ")");
+    out << text;
+    out.flush();
+    if (!out) throw InputError(path.string() + ": write failed (" + std::strerror(errno) + ")");
+}
+
+/// Removes what a previous run wrote, so that a forced rewrite leaves no stale frames or meshes.
+void remove_previous_output(const fs::path& dir) {
+    std::error_code ec;
+    for (const char* name :
+         {output_layout::kScene, output_layout::kBodies, output_layout::kFrames}) {
+        fs::remove(dir / name, ec);
+    }
+    fs::path meshes = dir / output_layout::kMeshFolder;
+    if (!fs::is_directory(meshes, ec)) return;
+    std::vector<fs::path> stale;
+    for (const auto& entry : fs::directory_iterator(meshes, ec)) {
+        if (entry.path().extension() == ".obj") stale.push_back(entry.path());
+    }
+    for (const auto& p : stale) fs::remove(p, ec);
+}
+
+}  // namespace
+
+OutputWriter::OutputWriter(std::string dir, bool force) : dir_(std::move(dir)) {
+    if (dir_.empty()) throw InputError("output directory: the path is empty");
+    std::error_code ec;
+    fs::path path(dir_);
+    if (!fs::exists(path, ec)) return;
+    if (!fs::is_directory(path, ec)) {
+        throw InputError(dir_ + ": exists and is not a directory");
+    }
+    if (!fs::is_empty(path, ec) && !force) {
+        throw InputError(dir_ + ": output directory is not empty (use --force to overwrite)");
+    }
+}
+
+void OutputWriter::write_header(const SceneSpec& scene, const std::vector<OutputBody>& bodies) {
+    if (header_written_) throw std::logic_error("OutputWriter::write_header called twice");
+    for (const OutputBody& b : bodies) {
+        if (!is_file_safe_name(b.name)) {
+            throw InputError("body '" + b.name + "': its name cannot be a file name (use " +
+                             kFileSafeNameRule + ")");
+        }
+        if (b.mesh == nullptr) throw std::logic_error("OutputWriter: body without a mesh");
+    }
+    fs::path dir(dir_);
+    std::error_code ec;
+    fs::create_directories(dir / output_layout::kMeshFolder, ec);
+    if (ec) throw InputError(dir_ + ": cannot create the output directory (" + ec.message() + ")");
+    remove_previous_output(dir);
+
+    write_text_file(dir / output_layout::kScene, scene_to_json(scene).dump(2) + "\n");
+    nlohmann::json list = nlohmann::json::array();
+    for (const OutputBody& b : bodies) {
+        std::string mesh = output_layout::mesh_path(b.name);
+        save_obj(*b.mesh, (dir / mesh).string());
+        list.push_back({{"name", b.name},
+                        {"mesh", mesh},
+                        {"motion", std::string(motion_type_name(b.motion))}});
+    }
+    write_text_file(dir / output_layout::kBodies, list.dump(2) + "\n");
+
+    fs::path frames = dir / output_layout::kFrames;
+    frames_.open(frames, std::ios::binary | std::ios::trunc);
+    if (!frames_)
+        throw InputError(frames.string() + ": cannot write file (" + std::strerror(errno) + ")");
+    num_bodies_ = bodies.size();
+    header_written_ = true;
+}
+
+void OutputWriter::write_header(const SceneSpec& scene, const World& world) {
+    std::vector<OutputBody> bodies;
+    bodies.reserve(static_cast<std::size_t>(world.num_bodies()));
+    for (int i = 0; i < world.num_bodies(); ++i) {
+        const AffineBody& b = world.body(i);
+        bodies.push_back({b.name, &b.mesh, b.motion});
+    }
+    write_header(scene, bodies);
+}
+
+void OutputWriter::write_frame(int frame, double time, const std::vector<VecX>& q,
+                               const StepStats* stats) {
+    if (!header_written_) throw std::logic_error("OutputWriter::write_frame before write_header");
+    if (q.size() != num_bodies_) {
+        throw std::logic_error("OutputWriter::write_frame: " + std::to_string(q.size()) +
+                               " states for " + std::to_string(num_bodies_) + " bodies");
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    for (const VecX& qb : q) {
+        nlohmann::json row = nlohmann::json::array();
+        for (Eigen::Index k = 0; k < qb.size(); ++k) row.push_back(qb[k]);
+        rows.push_back(std::move(row));
+    }
+    nlohmann::json line{{"frame", frame},
+                        {"time", time},
+                        {"q", std::move(rows)},
+                        {"stats", step_stats_to_json(stats ? *stats : StepStats{})}};
+    // One write per line, then a flush: the file only ever ends in a complete line unless the
+    // process dies inside this call.
+    std::string text = line.dump() + "\n";
+    frames_.write(text.data(), static_cast<std::streamsize>(text.size()));
+    frames_.flush();
+    if (!frames_) {
+        throw std::runtime_error(dir_ + "/" + output_layout::kFrames + ": write failed (" +
+                                 std::strerror(errno) + ")");
+    }
+    ++frames_written_;
+}
+
+void OutputWriter::write_frame(int frame, double time, const World& world, const StepStats* stats) {
+    std::vector<VecX> q;
+    q.reserve(static_cast<std::size_t>(world.num_bodies()));
+    for (int i = 0; i < world.num_bodies(); ++i) q.emplace_back(world.q(i));
+    write_frame(frame, time, q, stats);
+}
+
+}  // namespace concord

@@ -1,0 +1,89 @@
+// Brute-force reference for CCD tests: distances in long double, computed independently of the
+// library's closest-feature classification, and a fine sampling of the trajectories.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "concord/collision/ccd/ccd_query.hpp"
+
+namespace concord::test {
+
+using LVec = Eigen::Matrix<long double, 3, 1>;
+
+inline LVec widen(const Vec3& v) {
+    return v.cast<long double>();
+}
+
+inline long double ref_point_segment(const LVec& p, const LVec& a, const LVec& b) {
+    const LVec e = b - a;
+    const long double ee = e.squaredNorm();
+    const long double s = ee > 0 ? std::clamp(e.dot(p - a) / ee, 0.0L, 1.0L) : 0.0L;
+    return (p - (a + s * e)).norm();
+}
+
+// The minimum over the edges, and over the face when p projects inside it: correct for any
+// triangle, including zero-area ones, which are the union of their edges.
+inline long double ref_point_triangle(const LVec& p, const LVec& a, const LVec& b, const LVec& c) {
+    long double d = std::min(
+        {ref_point_segment(p, a, b), ref_point_segment(p, b, c), ref_point_segment(p, c, a)});
+    const LVec n = (b - a).cross(c - a);
+    const long double nn = n.squaredNorm();
+    if (nn > 0) {
+        const LVec ap = p - a;
+        const long double wb = ap.cross(c - a).dot(n), wc = (b - a).cross(ap).dot(n);
+        if (wb >= 0 && wc >= 0 && wb + wc <= nn)
+            d = std::min(d, std::abs(n.dot(ap)) / std::sqrt(nn));
+    }
+    return d;
+}
+
+// The minimum over the four endpoint-segment distances, and the distance between the interior
+// closest points when the lines' closest points fall inside both segments.
+inline long double ref_segment_segment(const LVec& a0, const LVec& a1, const LVec& b0,
+                                       const LVec& b1) {
+    long double d = std::min({ref_point_segment(a0, b0, b1), ref_point_segment(a1, b0, b1),
+                              ref_point_segment(b0, a0, a1), ref_point_segment(b1, a0, a1)});
+    const LVec u = a1 - a0, v = b1 - b0, w = a0 - b0;
+    const long double a = u.dot(u), b = u.dot(v), c = v.dot(v), dd = u.dot(w), e = v.dot(w);
+    const long double den = a * c - b * b;
+    if (den > 1e-30L * a * c) {
+        const long double s = (b * e - c * dd) / den, t = (a * e - b * dd) / den;
+        if (s > 0 && s < 1 && t > 0 && t < 1) d = std::min(d, (w + s * u - t * v).norm());
+    }
+    return d;
+}
+
+/// Distance of the query's primitives at time t, in long double.
+inline long double ref_distance(const CCDQuery& q, long double t) {
+    std::array<LVec, 4> x;
+    for (int i = 0; i < 4; ++i) {
+        const LVec x0 = widen(q.vertices[i]), x1 = widen(q.vertices[i + 4]);
+        x[i] = x0 + t * (x1 - x0);
+    }
+    return q.type == CCDQueryType::VertexFace ? ref_point_triangle(x[0], x[1], x[2], x[3])
+                                              : ref_segment_segment(x[0], x[1], x[2], x[3]);
+}
+
+/// A length scale of the query: the largest coordinate difference to its first vertex.
+inline double query_scale(const CCDQuery& q) {
+    double s = 0;
+    for (const Vec3& v : q.vertices) s = std::max(s, (v - q.vertices[0]).cwiseAbs().maxCoeff());
+    return s;
+}
+
+/// The first of the times k / samples (k = 0..samples * tmax) at which the reference distance is
+/// at most `threshold`, or a negative number when there is none.
+inline double first_sampled_contact(const CCDQuery& q, long double threshold, int samples,
+                                    double tmax = 1.0) {
+    const long last = std::lround(samples * tmax);
+    for (long k = 0; k <= last; ++k) {
+        const long double t = static_cast<long double>(k) / samples;
+        if (ref_distance(q, t) <= threshold) return static_cast<double>(t);
+    }
+    return -1.0;
+}
+
+}  // namespace concord::test

@@ -1,0 +1,296 @@
+// Known-answer cases of additive CCD: times of impact that can be computed by hand, parallel and
+// grazing motion, no motion, starting in contact, degenerate primitives, parameters.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "ccd/reference_distance.hpp"
+#include "concord/collision/ccd/additive_ccd.hpp"
+#include "concord/collision/ccd/distance_estimate.hpp"
+#include "concord/collision/distance/edge_edge.hpp"
+#include "concord/collision/distance/point_triangle.hpp"
+#include "concord/math/error.hpp"
+
+namespace concord {
+namespace {
+
+const Vec3 kT0(0, 0, 0), kT1(1, 0, 0), kT2(0, 1, 0);  // triangle in z = 0
+
+CCDResult pt(const Vec3& p0, const Vec3& p1, const CCDParams& params = {}) {
+    return point_triangle_ccd(p0, kT0, kT1, kT2, p1, kT0, kT1, kT2, params);
+}
+
+// Distance of the point-triangle pair at time t (reference, long double).
+double pt_distance_at(const Vec3& p0, const Vec3& p1, double t) {
+    CCDQuery q;
+    q.type = CCDQueryType::VertexFace;
+    q.vertices = {p0, kT0, kT1, kT2, p1, kT0, kT1, kT2};
+    return static_cast<double>(test::ref_distance(q, t));
+}
+
+TEST(AdditiveCCD, PointFallingOntoFaceHitsAtHalf) {
+    const Vec3 p0(0.25, 0.25, 1), p1(0.25, 0.25, -1);  // true time of impact 0.5
+    const CCDResult r = pt(p0, p1);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.5);
+    // Head-on, l_p equals the approach speed, so the search stops after consuming the fraction
+    // s = 0.9 of the gap: toi = 0.9 * 0.5 up to the rounding margin.
+    EXPECT_NEAR(r.toi, 0.45, 1e-9);
+    EXPECT_GT(pt_distance_at(p0, p1, r.toi), 0.0);
+    EXPECT_FALSE(r.gave_up);
+}
+
+TEST(AdditiveCCD, RescalingControlsHowCloseToiGets) {
+    const Vec3 p0(0.25, 0.25, 1), p1(0.25, 0.25, -1);
+    for (double s : {0.5, 0.9, 0.99}) {
+        CCDParams params;
+        params.conservative_rescaling = s;
+        const CCDResult r = pt(p0, p1, params);
+        ASSERT_TRUE(r.collides) << s;
+        EXPECT_LE(r.toi, 0.5) << s;
+        EXPECT_GE(r.toi, s * 0.5 * (1 - 1e-9)) << s;
+    }
+}
+
+TEST(AdditiveCCD, MovingTriangleAndPointMeetAtKnownTime) {
+    // Point moves down by 1, triangle up by 1; gap 0.8 closes at t = 0.4.
+    const Vec3 up(0, 0, 1);
+    const Vec3 p0(0.2, 0.3, 0.8), p1 = p0 - up;
+    const CCDResult r = point_triangle_ccd(p0, kT0, kT1, kT2, p1, kT0 + up, kT1 + up, kT2 + up);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.4);
+    EXPECT_NEAR(r.toi, 0.9 * 0.4, 1e-9);
+}
+
+TEST(AdditiveCCD, MinSeparationIsReachedEarlier) {
+    const Vec3 p0(0.25, 0.25, 1), p1(0.25, 0.25, -1);
+    CCDParams params;
+    params.min_separation = 0.1;  // distance 0.1 at t = 0.45
+    const CCDResult r = pt(p0, p1, params);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.45);
+    EXPECT_NEAR(r.toi, 0.9 * 0.45, 1e-9);
+    EXPECT_GT(pt_distance_at(p0, p1, r.toi), 0.1);
+}
+
+TEST(AdditiveCCD, StartingWithinMinSeparationGivesZero) {
+    CCDParams params;
+    params.min_separation = 0.1;
+    const CCDResult r = pt(Vec3(0.25, 0.25, 0.05), Vec3(0.25, 0.25, 1), params);  // moving away
+    EXPECT_TRUE(r.collides);
+    EXPECT_EQ(r.toi, 0.0);
+    const CCDResult touching = pt(Vec3(0.25, 0.25, 0), Vec3(0.25, 0.25, 1));
+    EXPECT_TRUE(touching.collides);
+    EXPECT_EQ(touching.toi, 0.0);
+}
+
+TEST(AdditiveCCD, PassingBesideTheTriangleIsNoCollision) {
+    const CCDResult r = pt(Vec3(2, 2, 1), Vec3(2, 2, -1));
+    EXPECT_FALSE(r.collides);
+    EXPECT_EQ(r.toi, 1.0);
+}
+
+TEST(AdditiveCCD, ParallelMotionAboveTheFaceIsNoCollision) {
+    const CCDResult r = pt(Vec3(-0.5, 0.2, 0.01), Vec3(1.5, 0.2, 0.01));
+    EXPECT_FALSE(r.collides);
+    EXPECT_GT(r.iterations, 10);  // tangential motion: many small steps
+}
+
+TEST(AdditiveCCD, GrazingAVertexInThePlaneIsFound) {
+    // In the plane z = 0, the point's line touches the triangle only at vertex (0, 0, 0), at
+    // t = 0.5.
+    const Vec3 p0(-0.5, 0.5, 0), p1(0.5, -0.5, 0);
+    const CCDResult r = pt(p0, p1);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.5);
+    EXPECT_GT(r.toi, 0.0);
+    EXPECT_GT(pt_distance_at(p0, p1, r.toi), 0.0);
+}
+
+TEST(AdditiveCCD, TouchingExactlyAtTheEndIsACollision) {
+    const CCDResult r = pt(Vec3(0.25, 0.25, 1), Vec3(0.25, 0.25, 0));
+    ASSERT_TRUE(r.collides);
+    EXPECT_LT(r.toi, 1.0);
+}
+
+TEST(AdditiveCCD, NoMotionMeansNoCollision) {
+    const Vec3 p(0.25, 0.25, 1e-6);
+    const CCDResult r = pt(p, p);
+    EXPECT_FALSE(r.collides);
+    EXPECT_EQ(r.toi, 1.0);
+    EXPECT_EQ(r.iterations, 0);
+}
+
+TEST(AdditiveCCD, CommonTranslationMeansNoCollision) {
+    const Vec3 d(3, -2, 5);
+    const Vec3 p(0.25, 0.25, 1e-3);
+    const CCDResult r = point_triangle_ccd(p, kT0, kT1, kT2, p + d, kT0 + d, kT1 + d, kT2 + d);
+    EXPECT_FALSE(r.collides);
+}
+
+TEST(AdditiveCCD, FarFromTheOriginGivesTheSameAnswer) {
+    const Vec3 far(1e6, -3e5, 2e6);
+    const Vec3 p0(0.25, 0.25, 1), p1(0.25, 0.25, -1);
+    const CCDResult r = point_triangle_ccd(p0 + far, kT0 + far, kT1 + far, kT2 + far, p1 + far,
+                                           kT0 + far, kT1 + far, kT2 + far);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.5);
+    EXPECT_NEAR(r.toi, 0.45, 1e-6);
+}
+
+TEST(AdditiveCCD, TmaxLimitsTheSearch) {
+    const Vec3 p0(0.25, 0.25, 1), p1(0.25, 0.25, -1);  // impact at 0.5
+    CCDParams params;
+    params.tmax = 0.4;
+    const CCDResult before = pt(p0, p1, params);
+    EXPECT_FALSE(before.collides);
+    EXPECT_EQ(before.toi, 0.4);
+    params.tmax = 2.0;  // the trajectories extend past t = 1
+    const CCDResult r = pt(Vec3(0.25, 0.25, 2), Vec3(0.25, 0.25, 1), params);  // impact at t = 2
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 2.0);
+    EXPECT_GT(r.toi, 1.0);
+}
+
+TEST(AdditiveCCD, IterationLimitGivesUpConservatively) {
+    const Vec3 p0(-0.5, 0.2, 1e-6), p1(1.5, 0.2, 1e-6);  // sliding, ~10^6 steps needed
+    CCDParams params;
+    params.max_iterations = 10;
+    const CCDResult r = pt(p0, p1, params);
+    EXPECT_TRUE(r.collides);
+    EXPECT_TRUE(r.gave_up);
+    EXPECT_GT(r.toi, 0.0);
+    EXPECT_LT(r.toi, 1e-3);
+    EXPECT_GT(pt_distance_at(p0, p1, r.toi), 0.0);
+}
+
+TEST(AdditiveCCD, ZeroAreaTrianglesWork) {
+    // t0 == t1: the library classification would reach the line formula of a zero-length edge.
+    const Vec3 a(0, 0, 0), b(1, 0, 0);
+    const DistanceEstimate e = point_triangle_distance_estimate(Vec3(0.5, 1, 0), a, a, b);
+    EXPECT_DOUBLE_EQ(e.distance, 1.0);
+    // Point passing through the middle of a segment-like triangle at t = 0.5.
+    const CCDResult hit = point_triangle_ccd(Vec3(0.5, 0, 1), a, a, b, Vec3(0.5, 0, -1), a, a, b);
+    ASSERT_TRUE(hit.collides);
+    EXPECT_LE(hit.toi, 0.5);
+    EXPECT_GT(hit.toi, 0.4);
+    // All three vertices at one point.
+    const CCDResult point = point_triangle_ccd(Vec3(1, 1, 1), a, a, a, Vec3(-1, -1, -1), a, a, a);
+    ASSERT_TRUE(point.collides);
+    EXPECT_LE(point.toi, 0.5);
+    // Passing beside it.
+    const CCDResult miss = point_triangle_ccd(Vec3(2, 1, 1), a, a, b, Vec3(2, 1, -1), a, a, b);
+    EXPECT_FALSE(miss.collides);
+}
+
+TEST(AdditiveCCD, NonFiniteInputIsReportedAsContact) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const CCDResult r = pt(Vec3(0.25, 0.25, 1), Vec3(0.25, nan, -1));
+    EXPECT_TRUE(r.collides);
+    EXPECT_EQ(r.toi, 0.0);
+}
+
+TEST(AdditiveCCD, EdgesCrossingAtKnownTime) {
+    // Edge a along x at z = 1 falling to z = -1, edge b along y at z = 0: cross at t = 0.5.
+    const Vec3 a0(-1, 0, 1), a1(1, 0, 1), b0(0, -1, 0), b1(0, 1, 0), down(0, 0, -2);
+    const CCDResult r = edge_edge_ccd(a0, a1, b0, b1, a0 + down, a1 + down, b0, b1);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.5);
+    EXPECT_NEAR(r.toi, 0.45, 1e-9);
+}
+
+TEST(AdditiveCCD, EdgesPassingBesideEachOtherMiss) {
+    const Vec3 a0(2, 0, 1), a1(3, 0, 1), b0(0, -1, 0), b1(0, 1, 0), down(0, 0, -2);
+    const CCDResult r = edge_edge_ccd(a0, a1, b0, b1, a0 + down, a1 + down, b0, b1);
+    EXPECT_FALSE(r.collides);
+}
+
+TEST(AdditiveCCD, ParallelEdgesApproaching) {
+    // Parallel edges along x, 1 apart in y, closing at speed 2: contact at t = 0.5.
+    const Vec3 a0(0, 0, 0), a1(1, 0, 0), b0(0.5, 1, 0), b1(1.5, 1, 0), d(0, -2, 0);
+    const CCDResult r = edge_edge_ccd(a0, a1, b0, b1, a0, a1, b0 + d, b1 + d);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.5);
+    EXPECT_NEAR(r.toi, 0.45, 1e-9);
+    // Sliding along each other at distance 0.01: no collision.
+    const Vec3 slide(2, 0, 0), lift(0, 0, 0.01);
+    const CCDResult s =
+        edge_edge_ccd(a0, a1, a0 + lift, a1 + lift, a0, a1, a0 + lift + slide, a1 + lift + slide);
+    EXPECT_FALSE(s.collides);
+}
+
+TEST(AdditiveCCD, CoplanarEdgesSlidingIntoEachOther) {
+    // Both in z = 0; edge a along x slides in +y into edge b (along x, at y = 1, overlapping in
+    // x) and touches it at t = 0.5 along a whole segment.
+    const Vec3 a0(0, 0, 0), a1(1, 0, 0), b0(0.5, 1, 0), b1(2, 1, 0), d(0, 2, 0);
+    const CCDResult r = edge_edge_ccd(a0, a1, b0, b1, a0 + d, a1 + d, b0, b1);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.5);
+    // Collinear, end to end, meeting at t = 0.5.
+    const Vec3 c0(2, 0, 0), c1(3, 0, 0), e(-2, 0, 0);
+    const CCDResult c = edge_edge_ccd(a0, a1, c0, c1, a0, a1, c0 + e, c1 + e);
+    ASSERT_TRUE(c.collides);
+    EXPECT_LE(c.toi, 0.5);
+    EXPECT_NEAR(c.toi, 0.45, 1e-9);
+}
+
+TEST(AdditiveCCD, ZeroLengthEdges) {
+    const Vec3 p(0.5, 0, 1), down(0, 0, -2), b0(0, 0, 0), b1(1, 0, 0);
+    const CCDResult r = edge_edge_ccd(p, p, b0, b1, p + down, p + down, b0, b1);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.5);
+    const CCDResult both = edge_edge_ccd(p, p, b0, b0, p + down, p + down, b0, b0);
+    EXPECT_FALSE(both.collides);  // the point passes 0.5 away from b0
+    const CCDResult meet = edge_edge_ccd(p, p, b0, b0, b0 - p, b0 - p, p, p);
+    EXPECT_TRUE(meet.collides);  // the two points meet at t = 1/3
+}
+
+TEST(AdditiveCCD, EdgeEdgeMinSeparation) {
+    const Vec3 a0(-1, 0, 1), a1(1, 0, 1), b0(0, -1, 0), b1(0, 1, 0), down(0, 0, -2);
+    CCDParams params;
+    params.min_separation = 0.2;  // distance 0.2 at t = 0.4
+    const CCDResult r = edge_edge_ccd(a0, a1, b0, b1, a0 + down, a1 + down, b0, b1, params);
+    ASSERT_TRUE(r.collides);
+    EXPECT_LE(r.toi, 0.4);
+    EXPECT_NEAR(r.toi, 0.9 * 0.4, 1e-9);
+}
+
+TEST(DistanceEstimate, AgreesWithTheDistanceFunctions) {
+    const Vec3 p(0.3, 0.2, 0.7), a(0, 0, 0), b(1, 0.1, 0), c(0.2, 1, 0.1);
+    EXPECT_NEAR(point_triangle_distance_estimate(p, a, b, c).distance,
+                std::sqrt(point_triangle_distance_sq(p, a, b, c)), 1e-15);
+    const Vec3 e0(-1, 0.5, 0.3), e1(1, 0.4, 0.9);
+    EXPECT_NEAR(edge_edge_distance_estimate(a, b, e0, e1).distance,
+                std::sqrt(edge_edge_distance_sq(a, b, e0, e1)), 1e-15);
+    // Near-parallel edges amplify rounding: the error scale must say so.
+    const Vec3 f0(0, 1e-3, 1e-9), f1(1, 1e-3, 2e-9);
+    EXPECT_GT(edge_edge_distance_estimate(a, Vec3(1, 0, 0), f0, f1).error_scale, 1e6);
+}
+
+TEST(CCDParams, ValidationNamesTheParameter) {
+    EXPECT_NO_THROW(validate_ccd_params(CCDParams{}));
+    auto message = [](CCDParams p) {
+        try {
+            validate_ccd_params(p);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CCDParams p;
+    p.conservative_rescaling = 1.0;
+    EXPECT_NE(message(p).find("conservative_rescaling"), std::string::npos);
+    p = {};
+    p.min_separation = -1;
+    EXPECT_NE(message(p).find("min_separation"), std::string::npos);
+    p = {};
+    p.tmax = 0;
+    EXPECT_NE(message(p).find("tmax"), std::string::npos);
+    p = {};
+    p.max_iterations = 0;
+    EXPECT_NE(message(p).find("max_iterations"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace concord

@@ -1,0 +1,189 @@
+// Contact, friction, kinematic motion and initial-state validation of the simulator.
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include <cmath>
+
+#include "concord/math/error.hpp"
+#include "concord/world/world.hpp"
+
+using namespace concord;
+
+namespace {
+
+BodySpec box_body(const std::string& name, const Vec3& position, const Vec3& size = Vec3::Ones()) {
+    BodySpec b;
+    b.name = name;
+    b.shape.kind = ShapeKind::Box;
+    b.shape.size = size;
+    b.material = {1000.0, 1e8};
+    b.position = position;
+    return b;
+}
+
+double lowest_vertex(const World& w, int body, const Vec3& normal) {
+    const Vertices x = w.world_vertices(body);
+    return (x * normal).minCoeff();
+}
+
+// A 0.2 m cube resting on a plane through the origin tilted by theta about z, released at rest.
+// Returns the distance slid along the slope after `steps` steps.
+double slide_distance(double theta, double mu, int steps, double h = 0.01) {
+    SceneSpec s;
+    s.time_step = h;
+    s.contact.friction = mu;
+    s.contact.dhat = 1e-3;
+    const Mat3 R = Eigen::AngleAxisd(theta, Vec3::UnitZ()).toRotationMatrix();
+    const Vec3 n = R * Vec3::UnitY();
+    s.planes.push_back({Vec3::Zero(), n, std::nullopt});
+    BodySpec b = box_body("block", n * (0.1 + 5e-4), Vec3::Constant(0.2));
+    b.rotation = R;
+    s.bodies.push_back(b);
+    World w(s);
+    const Vec3 start = w.q(0).head<3>();
+    for (int i = 0; i < steps; ++i) {
+        w.step();
+        EXPECT_GT(lowest_vertex(w, 0, n), 0.0);
+    }
+    const Vec3 downhill = R * Vec3(-1, 0, 0);
+    return (w.q(0).head<3>() - start).dot(downhill);
+}
+
+}  // namespace
+
+// Below tan(theta) = mu the block sticks (it creeps at most by the static-friction
+// regularisation eps_v h per step); above it slides with a = g (sin - mu cos).
+TEST(WorldContact, FrictionSticksBelowAndSlidesAboveTheFrictionAngle) {
+    const double theta = 0.3;  // tan = 0.309
+    const int steps = 50;
+    const double t = steps * 0.01;
+    const double stick = slide_distance(theta, 0.5, steps);
+    EXPECT_LT(std::abs(stick), 2e-3) << "should stick";
+    const double mu = 0.1;
+    const double slide = slide_distance(theta, mu, steps);
+    const double a = 9.81 * (std::sin(theta) - mu * std::cos(theta));
+    // Implicit Euler distance after n steps: a h^2 n (n + 1) / 2.
+    const double expected = a * 0.01 * 0.01 * steps * (steps + 1) / 2.0;
+    EXPECT_NEAR(slide, expected, 0.05 * expected) << "t = " << t;
+    const double frictionless = slide_distance(theta, 0.0, steps);
+    const double expected0 = 9.81 * std::sin(theta) * 0.01 * 0.01 * steps * (steps + 1) / 2.0;
+    EXPECT_NEAR(frictionless, expected0, 0.02 * expected0);
+}
+
+// Two equal boxes meet head on without gravity: momentum is conserved, they never touch, and
+// the collision is inelastic (implicit Euler dissipates the impact: they end at rest together).
+TEST(WorldContact, HeadOnCollisionConservesMomentumWithoutPenetration) {
+    SceneSpec s;
+    s.gravity = Vec3::Zero();
+    s.time_step = 0.005;
+    BodySpec a = box_body("left", Vec3(-0.6, 0, 0));
+    BodySpec b = box_body("right", Vec3(0.6, 0, 0));
+    a.velocity = Vec3(2, 0, 0);
+    b.velocity = Vec3(-2, 0, 0);
+    s.bodies = {a, b};
+    World w(s);
+    for (int i = 0; i < 60; ++i) {
+        const StepStats& st = w.step();
+        const double gap = w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff();
+        ASSERT_GT(gap, 0.0) << "step " << i;
+        EXPECT_GT(st.min_distance, 0.0);
+        const double momentum = w.q_dot(0)[0] + w.q_dot(1)[0];
+        EXPECT_NEAR(momentum, 0.0, 1e-6);
+    }
+    EXPECT_LT(std::abs(w.q_dot(0)[0]), 0.2);  // lost (nearly) all approach speed
+    EXPECT_LT(std::abs(w.q_dot(1)[0]), 0.2);
+    EXPECT_GT(w.last_stats().contacts, 0);
+}
+
+TEST(WorldContact, KinematicBodyFollowsItsPrescribedMotion) {
+    SceneSpec s;
+    s.gravity = Vec3::Zero();
+    BodySpec k = box_body("paddle", Vec3(0, 0, 0));
+    k.motion = MotionType::Kinematic;
+    k.kinematic.angular_velocity = Vec3(0, 1.0, 0);
+    k.kinematic.linear_velocity = Vec3(0.5, 0, 0);
+    k.kinematic.pivot = Vec3::Zero();
+    s.bodies.push_back(k);
+    World w(s);
+    for (int i = 0; i < 20; ++i) w.step();
+    const double t = w.time();
+    const Mat3 R = Eigen::AngleAxisd(t, Vec3::UnitY()).toRotationMatrix();
+    EXPECT_LT((affine_matrix(w.q(0)) - R).norm(), 1e-9);
+    EXPECT_NEAR(w.q(0)[0], 0.5 * t, 1e-9);
+}
+
+TEST(WorldContact, KinematicBodyPushesDynamicBody) {
+    SceneSpec s;
+    s.gravity = Vec3::Zero();
+    BodySpec pusher = box_body("pusher", Vec3(-1.2, 0, 0));
+    pusher.motion = MotionType::Kinematic;
+    pusher.kinematic.linear_velocity = Vec3(1, 0, 0);
+    pusher.kinematic.pivot = pusher.position;
+    s.bodies = {pusher, box_body("ball", Vec3(0, 0, 0))};
+    World w(s);
+    for (int i = 0; i < 60; ++i) {
+        w.step();
+        const double gap = w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff();
+        ASSERT_GT(gap, 0.0);
+    }
+    EXPECT_GT(w.q(1)[0], 0.3);  // pushed along
+}
+
+TEST(WorldContact, StaticBodyNeverMoves) {
+    SceneSpec s;
+    BodySpec ground = box_body("ground", Vec3(0, -0.5, 0), Vec3(4, 1, 4));
+    ground.motion = MotionType::Static;
+    s.bodies = {ground, box_body("box", Vec3(0, 0.5 + 5e-4, 0))};
+    World w(s);
+    const Vec12 q0 = w.q(0);
+    for (int i = 0; i < 30; ++i) w.step();
+    EXPECT_EQ((w.q(0) - q0).norm(), 0.0);
+    EXPECT_GT(lowest_vertex(w, 1, Vec3::UnitY()), 0.0);
+    EXPECT_NEAR(w.q(1)[1], 0.5, 1e-3);
+}
+
+TEST(WorldContact, RefusesIntersectingOrTouchingInitialState) {
+    SceneSpec s;
+    s.bodies = {box_body("first", Vec3(0, 0, 0)), box_body("second", Vec3(0.5, 0.2, 0))};
+    try {
+        World w(s);
+        FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("'first'"), std::string::npos) << m;
+        EXPECT_NE(m.find("'second'"), std::string::npos) << m;
+        EXPECT_NE(m.find("intersect"), std::string::npos) << m;
+    }
+    s.bodies = {box_body("first", Vec3(0, 0, 0)), box_body("second", Vec3(1.0 + 1e-8, 0, 0))};
+    try {
+        World w(s);
+        FAIL() << "expected InputError";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("touch"), std::string::npos) << e.what();
+    }
+    s.bodies = {box_body("first", Vec3(0, 0.2, 0))};
+    s.planes.push_back(PlaneSpec{});
+    EXPECT_THROW(World w(s), InputError);
+}
+
+// Same scene, one thread and two threads: bit-identical states.
+TEST(WorldContact, DeterministicAcrossThreadCounts) {
+    auto run = [](int threads) {
+        tbb::global_control c(tbb::global_control::max_allowed_parallelism, threads);
+        SceneSpec s;
+        s.planes.push_back(PlaneSpec{});
+        for (int i = 0; i < 4; ++i) {
+            BodySpec b = box_body("b" + std::to_string(i), Vec3(0.3 * i, 0.9 + 1.8 * i, 0.1 * i));
+            b.rotation = Eigen::AngleAxisd(0.3 * i, Vec3(1, 1, 0).normalized()).toRotationMatrix();
+            s.bodies.push_back(b);
+        }
+        s.contact.friction = 0.3;
+        World w(s);
+        for (int k = 0; k < 40; ++k) w.step();
+        VecX q(12 * w.num_bodies());
+        for (int b = 0; b < w.num_bodies(); ++b) q.segment<12>(12 * b) = w.q(b);
+        return q;
+    };
+    const VecX one = run(1), two = run(2);
+    EXPECT_EQ((one - two).cwiseAbs().maxCoeff(), 0.0);
+}
