@@ -20,7 +20,7 @@ packages=(
     build-essential cmake ninja-build pkg-config git
     libeigen3-dev libtbb-dev libgmp-dev
     nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
-    libtinyobjloader-dev libassimp-dev
+    libassimp-dev
     libgtest-dev libgmock-dev libbenchmark-dev
 )
 

@@ -18,5 +18,8 @@ using Action = std::function<int()>;
 
 /// Each register_* adds one sub-command to `app` and stores its action in `action` when parsed.
 void register_ccd(CLI::App& app, Action& action);
+void register_run(CLI::App& app, Action& action);
+void register_info(CLI::App& app, Action& action);
+void register_audit(CLI::App& app, Action& action);
 
 }  // namespace concord::cli

@@ -20,6 +20,9 @@ int run(int argc, char** argv) {
     app.require_subcommand(0, 1);
 
     Action action;
+    register_run(app, action);
+    register_info(app, action);
+    register_audit(app, action);
     register_ccd(app, action);
 
     // `concord help [COMMAND]` prints the help of the root or of one command.

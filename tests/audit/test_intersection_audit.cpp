@@ -148,15 +148,23 @@ TEST(IntersectionAudit, TrianglesOfOneBodyAreNotTestedAgainstEachOther) {
 }
 
 TEST(IntersectionAudit, ReportsArePrefixesIndependentOfThreadsAndLimit) {
-    // A row of boxes, each penetrating the next.
+    // A row of boxes, each penetrating the next two, so that one body has hits with several.
     std::vector<Mesh> meshes;
-    for (int i = 0; i < 12; ++i) meshes.push_back(unit_box_at(Vec3(0.75 * i, 0.1 * i, 0.05 * i)));
+    for (int i = 0; i < 12; ++i) meshes.push_back(unit_box_at(Vec3(0.4 * i, 0.1 * i, 0.05 * i)));
     const AuditResult all = audit(meshes, {AuditHalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, 100000);
     ASSERT_GT(all.triangle_hit_count, 20);
     ASSERT_GT(all.plane_hit_count, 5);
     EXPECT_EQ(static_cast<std::int64_t>(all.triangle_hits.size()), all.triangle_hit_count);
     EXPECT_TRUE(std::is_sorted(all.triangle_hits.begin(), all.triangle_hits.end()));
     EXPECT_TRUE(std::is_sorted(all.plane_hits.begin(), all.plane_hits.end()));
+    // Body pairs come first in the order: every (0, 1) hit precedes every (0, 2) hit.
+    ASSERT_EQ(all.triangle_hits.front().body_b, 1);
+    const auto first_02 = std::find_if(all.triangle_hits.begin(), all.triangle_hits.end(),
+                                       [](const TriangleHit& h) { return h.body_b == 2; });
+    ASSERT_NE(first_02, all.triangle_hits.end());
+    EXPECT_EQ(first_02->body_a, 0);
+    EXPECT_TRUE(std::all_of(first_02, all.triangle_hits.end(),
+                            [](const TriangleHit& h) { return h.body_a > 0 || h.body_b > 1; }));
 
     for (int limit : {0, 1, 5, 17}) {
         const AuditResult some =

@@ -73,6 +73,7 @@ double sampled_segment_distance(const Vec3& a0, const Vec3& a1, const Vec3& b0, 
 
 TEST(BroadPhase, MatchesBruteForceOnRandomScenes) {
     std::size_t total_pt = 0, total_ee = 0;
+    BroadPhase reused;
     for (int seed = 0; seed < 300; ++seed) {
         std::mt19937 rng(static_cast<unsigned>(seed));
         const Scene s = test::random_scene(rng);
@@ -87,6 +88,8 @@ TEST(BroadPhase, MatchesBruteForceOnRandomScenes) {
             expect_well_formed(s, found);
             expect_same(found, expected,
                         std::string(name(method)) + " seed " + std::to_string(seed));
+            // One object across scenes of changing sizes: reused buffers must not leak state.
+            expect_same(reused.find(s.mesh, s.x0, s.x1, params), expected, "reused");
         }
     }
     // Guards against a vacuous comparison of empty sets.

@@ -92,6 +92,50 @@ TEST(LBVH, SelfJoinReportsEveryOverlappingPairOnce) {
     }
 }
 
+TEST(LBVH, GroupsAreSkippedExactly) {
+    for (int seed = 0; seed < 20; ++seed) {
+        std::mt19937 rng(200u + static_cast<unsigned>(seed));
+        const auto boxes = random_boxes(rng, 5 + seed * 40);
+        // Groups in runs of random length, as bodies are, plus scattered members.
+        std::vector<int> groups(boxes.size());
+        int group = 0;
+        for (std::size_t i = 0; i < groups.size(); ++i) {
+            if (rng() % 8 == 0) ++group;
+            groups[i] = rng() % 10 == 0 ? static_cast<int>(rng() % 4) : group;
+        }
+        LBVH bvh;
+        bvh.build(boxes, groups);
+        for (const AABB& q : random_boxes(rng, 40)) {
+            const int skip = static_cast<int>(rng() % static_cast<unsigned>(group + 2));
+            std::vector<int> expected;
+            for (const int i : brute_force_query(boxes, q))
+                if (groups[static_cast<std::size_t>(i)] != skip) expected.push_back(i);
+            std::vector<int> found;
+            bvh.query(q, skip, [&](int i) { found.push_back(i); });
+            std::sort(found.begin(), found.end());
+            ASSERT_EQ(found, expected) << "seed " << seed << " skip " << skip;
+            ASSERT_EQ(query_sorted(bvh, q), brute_force_query(boxes, q));
+        }
+        std::vector<std::pair<int, int>> expected_pairs;
+        for (int a = 0; a < static_cast<int>(boxes.size()); ++a)
+            for (int b = a + 1; b < static_cast<int>(boxes.size()); ++b)
+                if (groups[static_cast<std::size_t>(a)] != groups[static_cast<std::size_t>(b)] &&
+                    boxes[static_cast<std::size_t>(a)].overlaps(boxes[static_cast<std::size_t>(b)]))
+                    expected_pairs.emplace_back(a, b);
+        ASSERT_EQ(self_pairs(bvh), expected_pairs) << "seed " << seed;
+        for (int k = 0; k < bvh.size(); ++k)
+            ASSERT_EQ(bvh.group_at(k), groups[static_cast<std::size_t>(bvh.primitive_at(k))]);
+    }
+}
+
+TEST(LBVH, RejectsBadGroups) {
+    const std::vector<AABB> boxes(3, AABB(Vec3::Zero(), Vec3::Ones()));
+    LBVH bvh;
+    EXPECT_THROW(bvh.build(boxes, std::vector<int>{0, 1}), InputError);
+    EXPECT_THROW(bvh.build(boxes, std::vector<int>{0, -2, 1}), InputError);
+    EXPECT_NO_THROW(bvh.build(boxes, std::vector<int>{0, 2, 1}));
+}
+
 TEST(LBVH, IdenticalBoxesStillFormABalancedTree) {
     // Equal Morton codes everywhere: the index tie-break must still give a valid tree of
     // logarithmic depth.

@@ -49,9 +49,27 @@ inline long double ref_segment_segment(const LVec& a0, const LVec& a1, const LVe
     const LVec u = a1 - a0, v = b1 - b0, w = a0 - b0;
     const long double a = u.dot(u), b = u.dot(v), c = v.dot(v), dd = u.dot(w), e = v.dot(w);
     const long double den = a * c - b * b;
-    if (den > 1e-30L * a * c) {
+    if (den > 1e-8L * a * c) {
         const long double s = (b * e - c * dd) / den, t = (a * e - b * dd) / den;
         if (s > 0 && s < 1 && t > 0 && t < 1) d = std::min(d, (w + s * u - t * v).norm());
+    } else if (a > 0 && c > 0) {
+        // Nearly parallel: the closed form is ill-conditioned. The distance from a0 + s u to
+        // segment b is convex in s, so a golden-section search finds its minimum.
+        const long double ratio = (std::sqrt(5.0L) - 1) / 2;
+        auto f = [&](long double s) { return ref_point_segment(a0 + s * u, b0, b1); };
+        long double lo = 0, hi = 1;
+        long double x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo);
+        long double f1 = f(x1), f2 = f(x2);
+        for (int it = 0; it < 90; ++it) {
+            if (f1 < f2) {
+                hi = x2, x2 = x1, f2 = f1;
+                x1 = hi - ratio * (hi - lo), f1 = f(x1);
+            } else {
+                lo = x1, x1 = x2, f1 = f2;
+                x2 = lo + ratio * (hi - lo), f2 = f(x2);
+            }
+        }
+        d = std::min({d, f1, f2});
     }
     return d;
 }

@@ -92,9 +92,21 @@ TEST(AdditiveCCD, PassingBesideTheTriangleIsNoCollision) {
 }
 
 TEST(AdditiveCCD, ParallelMotionAboveTheFaceIsNoCollision) {
-    const CCDResult r = pt(Vec3(-0.5, 0.2, 0.01), Vec3(1.5, 0.2, 0.01));
+    // Over the face at constant height 0.01 all the time: many small steps, no collision.
+    const CCDResult r = pt(Vec3(0.1, 0.2, 0.01), Vec3(0.6, 0.2, 0.01));
     EXPECT_FALSE(r.collides);
-    EXPECT_GT(r.iterations, 10);  // tangential motion: many small steps
+    EXPECT_GT(r.iterations, 10);
+}
+
+TEST(AdditiveCCD, ApproachingTenfoldCloserStopsTheSearch) {
+    // From 0.5 away to passing 0.01 over the face: the gap falls below (1 - s) of its initial
+    // value, which additive CCD reports as a (conservative) collision before the closest
+    // approach; the configuration at toi is still well separated.
+    const Vec3 p0(-0.5, 0.2, 0.01), p1(1.5, 0.2, 0.01);
+    const CCDResult r = pt(p0, p1);
+    EXPECT_TRUE(r.collides);
+    EXPECT_LT(r.toi, 0.25);  // reaches the face's edge at t = 0.25
+    EXPECT_GT(pt_distance_at(p0, p1, r.toi), 0.01);
 }
 
 TEST(AdditiveCCD, GrazingAVertexInThePlaneIsFound) {
@@ -154,7 +166,7 @@ TEST(AdditiveCCD, TmaxLimitsTheSearch) {
 }
 
 TEST(AdditiveCCD, IterationLimitGivesUpConservatively) {
-    const Vec3 p0(-0.5, 0.2, 1e-6), p1(1.5, 0.2, 1e-6);  // sliding, ~10^6 steps needed
+    const Vec3 p0(0.1, 0.2, 1e-6), p1(0.6, 0.2, 1e-6);  // sliding over the face: ~10^6 steps
     CCDParams params;
     params.max_iterations = 10;
     const CCDResult r = pt(p0, p1, params);
@@ -168,7 +180,7 @@ TEST(AdditiveCCD, IterationLimitGivesUpConservatively) {
 TEST(AdditiveCCD, ZeroAreaTrianglesWork) {
     // t0 == t1: the library classification would reach the line formula of a zero-length edge.
     const Vec3 a(0, 0, 0), b(1, 0, 0);
-    const DistanceEstimate e = point_triangle_distance_estimate(Vec3(0.5, 1, 0), a, a, b);
+    const DistanceEstimate e = point_triangle_distance_estimate(Vec3(0.5, 1, 0), a, a, b, 1e-13);
     EXPECT_DOUBLE_EQ(e.distance, 1.0);
     // Point passing through the middle of a segment-like triangle at t = 0.5.
     const CCDResult hit = point_triangle_ccd(Vec3(0.5, 0, 1), a, a, b, Vec3(0.5, 0, -1), a, a, b);
@@ -258,14 +270,16 @@ TEST(AdditiveCCD, EdgeEdgeMinSeparation) {
 
 TEST(DistanceEstimate, AgreesWithTheDistanceFunctions) {
     const Vec3 p(0.3, 0.2, 0.7), a(0, 0, 0), b(1, 0.1, 0), c(0.2, 1, 0.1);
-    EXPECT_NEAR(point_triangle_distance_estimate(p, a, b, c).distance,
-                std::sqrt(point_triangle_distance_sq(p, a, b, c)), 1e-15);
+    const DistanceEstimate pt_e = point_triangle_distance_estimate(p, a, b, c, 1e-13);
+    EXPECT_NEAR(pt_e.distance, std::sqrt(point_triangle_distance_sq(p, a, b, c)), 1e-15);
+    EXPECT_LT(pt_e.uncertainty, 1e-12);
     const Vec3 e0(-1, 0.5, 0.3), e1(1, 0.4, 0.9);
-    EXPECT_NEAR(edge_edge_distance_estimate(a, b, e0, e1).distance,
-                std::sqrt(edge_edge_distance_sq(a, b, e0, e1)), 1e-15);
-    // Near-parallel edges amplify rounding: the error scale must say so.
+    const DistanceEstimate ee_e = edge_edge_distance_estimate(a, b, e0, e1, 1e-13);
+    EXPECT_NEAR(ee_e.distance, std::sqrt(edge_edge_distance_sq(a, b, e0, e1)), 1e-15);
+    EXPECT_LT(ee_e.uncertainty, 1e-12);
+    // Nearly parallel edges: the uncertainty must grow.
     const Vec3 f0(0, 1e-3, 1e-9), f1(1, 1e-3, 2e-9);
-    EXPECT_GT(edge_edge_distance_estimate(a, Vec3(1, 0, 0), f0, f1).error_scale, 1e6);
+    EXPECT_GT(edge_edge_distance_estimate(a, Vec3(1, 0, 0), f0, f1, 1e-13).uncertainty, 1e-10);
 }
 
 TEST(CCDParams, ValidationNamesTheParameter) {

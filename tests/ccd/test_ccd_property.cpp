@@ -109,24 +109,44 @@ CCDQuery nudged(const GeneratedCCDQuery& g, std::mt19937_64& rng) {
     return q;
 }
 
-TEST(CCDProperty, RandomAndAdversarialQueriesAgreeWithReference) {
+// With xi = 0 a transversal crossing lasts an instant that no sampling hits, so the random
+// queries use xi > 0: every pass closer than xi lasts long enough to be sampled.
+TEST(CCDProperty, RandomQueriesAgreeWithReference) {
     std::mt19937_64 rng(7);
     for (CCDQueryType type : {CCDQueryType::VertexFace, CCDQueryType::EdgeEdge}) {
         Tally tally;
         for (int k = 0; k < 1500; ++k) {
             const CCDQuery q = random_query(rng, type);
-            const std::string failure = check_against_reference(q, {}, tally);
-            ASSERT_EQ(failure, "") << describe(q);
+            CCDParams params;
+            params.min_separation = std::ldexp(1.0, -4 - k % 10);
+            const std::string failure = check_against_reference(q, params, tally);
+            ASSERT_EQ(failure, "") << "xi " << params.min_separation << ": " << describe(q);
         }
+        EXPECT_GT(tally.sampled_contacts, 100);  // the sampler does find contacts to check
+        EXPECT_LT(tally.sampled_contacts, tally.queries);
+    }
+}
+
+// Nudged contacts: with xi = twice the nudge the sampled contact time of the original is a
+// reference contact; with xi = 0 the truth is unknown and only the certified part is checked.
+TEST(CCDProperty, NudgedContactsAgreeWithReference) {
+    std::mt19937_64 rng(8);
+    for (CCDQueryType type : {CCDQueryType::VertexFace, CCDQueryType::EdgeEdge}) {
+        Tally tally;
         const auto hits = generate_ccd_queries(type, CCDQueryKind::Hard, 1500, 99);
         for (const GeneratedCCDQuery& g : hits) {
             if (!g.query.ground_truth) continue;
             const CCDQuery q = nudged(g, rng);
-            const std::string failure = check_against_reference(q, {}, tally);
-            ASSERT_EQ(failure, "") << g.scenario << " nudged: " << describe(q);
+            const double nudge = (q.vertices[0] - g.query.vertices[0]).norm();
+            for (double xi : {0.0, 2 * nudge}) {
+                CCDParams params;
+                params.min_separation = xi;
+                const std::string failure = check_against_reference(q, params, tally);
+                ASSERT_EQ(failure, "")
+                    << g.scenario << " nudged by " << nudge << ", xi " << xi << ": " << describe(q);
+            }
         }
-        EXPECT_GT(tally.sampled_contacts, 300);  // the sampler does find contacts to check
-        EXPECT_LT(tally.sampled_contacts, tally.queries);
+        EXPECT_GT(tally.sampled_contacts, 300);
     }
 }
 
@@ -137,6 +157,7 @@ TEST(CCDProperty, LongerHorizonAndOtherRescalings) {
         params.conservative_rescaling = s;
         params.tmax = 1.5;
         Tally tally;
+        params.min_separation = 1e-2;
         for (int k = 0; k < 600; ++k) {
             const CCDQuery q =
                 random_query(rng, k % 2 ? CCDQueryType::EdgeEdge : CCDQueryType::VertexFace);

@@ -17,7 +17,9 @@
 // (and normal component) lies in [2^-300, 2^340], which rules out underflow and overflow in all
 // products and sums; outside that range, or when the bound does not decide, GMP decides.
 // The same argument holds when the compiler fuses a multiply and an add (FMA contraction only
-// removes roundings), so the result does not depend on -ffp-contract.
+// removes roundings), so the result does not depend on -ffp-contract. It does assume IEEE
+// double arithmetic in the default round-to-nearest mode, and code compiled without
+// -ffast-math (which would let the compiler reassociate the sums).
 //
 // Inputs must be finite; a NaN or infinite coordinate raises concord::InputError.
 #pragma once

@@ -35,45 +35,54 @@ void for_each_overlapping_box_pair(std::span<const AABB> a, std::span<const AABB
                                    const Visit& visit) {
     if (a.empty() || b.empty()) return;
     const int axis = longest_axis(a, b);
-    auto sorted_by_min = [axis](std::span<const AABB> boxes, std::vector<int>& order,
-                                std::vector<double>& mins) {
-        order.resize(boxes.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(), [&](int i, int j) {
+    // Sorted copies, so that the sweeps below read memory in order.
+    struct Sorted {
+        std::vector<int> ids;
+        std::vector<AABB> boxes;
+        std::vector<double> mins;
+    };
+    auto sorted_by_min = [axis](std::span<const AABB> boxes) {
+        Sorted s;
+        s.ids.resize(boxes.size());
+        std::iota(s.ids.begin(), s.ids.end(), 0);
+        std::sort(s.ids.begin(), s.ids.end(), [&](int i, int j) {
             return boxes[i].min[axis] < boxes[j].min[axis] ||
                    (boxes[i].min[axis] == boxes[j].min[axis] && i < j);
         });
-        mins.resize(boxes.size());
-        for (std::size_t k = 0; k < order.size(); ++k) mins[k] = boxes[order[k]].min[axis];
+        s.boxes.reserve(boxes.size());
+        s.mins.reserve(boxes.size());
+        for (int i : s.ids) {
+            s.boxes.push_back(boxes[i]);
+            s.mins.push_back(boxes[i].min[axis]);
+        }
+        return s;
     };
-    std::vector<int> a_order, b_order;
-    std::vector<double> a_mins, b_mins;
-    sorted_by_min(a, a_order, a_mins);
-    sorted_by_min(b, b_order, b_mins);
+    const Sorted sa = sorted_by_min(a), sb = sorted_by_min(b);
 
     // Two closed intervals overlap exactly when the later-starting one starts inside the other.
     // Pairs whose b box starts at or after the a box's start are found from a (b.min in
     // [a.min, a.max]); those whose a box starts strictly later are found from b (a.min in
     // (b.min, b.max]). Each overlapping pair is therefore visited exactly once.
-    constexpr std::size_t kGrain = 256;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), kGrain), [&](const auto& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-            const AABB& box = a[i];
-            auto k = std::lower_bound(b_mins.begin(), b_mins.end(), box.min[axis]) - b_mins.begin();
-            for (; k < static_cast<std::ptrdiff_t>(b_mins.size()) && b_mins[k] <= box.max[axis];
-                 ++k)
-                if (box.overlaps(b[b_order[k]])) visit(static_cast<int>(i), b_order[k]);
-        }
-    });
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, b.size(), kGrain), [&](const auto& r) {
-        for (std::size_t j = r.begin(); j != r.end(); ++j) {
-            const AABB& box = b[j];
-            auto k = std::upper_bound(a_mins.begin(), a_mins.end(), box.min[axis]) - a_mins.begin();
-            for (; k < static_cast<std::ptrdiff_t>(a_mins.size()) && a_mins[k] <= box.max[axis];
-                 ++k)
-                if (box.overlaps(a[a_order[k]])) visit(a_order[k], static_cast<int>(j));
-        }
-    });
+    auto sweep = [axis](const Sorted& from, const Sorted& over, bool include_equal_starts,
+                        auto&& emit) {
+        constexpr std::size_t kGrain = 256;
+        tbb::parallel_for(
+            tbb::blocked_range<std::size_t>(0, from.boxes.size(), kGrain), [&](const auto& r) {
+                for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                    const AABB& box = from.boxes[i];
+                    const double lo = box.min[axis], hi = box.max[axis];
+                    auto k = include_equal_starts
+                                 ? std::lower_bound(over.mins.begin(), over.mins.end(), lo)
+                                 : std::upper_bound(over.mins.begin(), over.mins.end(), lo);
+                    for (; k != over.mins.end() && *k <= hi; ++k) {
+                        const std::size_t j = static_cast<std::size_t>(k - over.mins.begin());
+                        if (box.overlaps(over.boxes[j])) emit(from.ids[i], over.ids[j]);
+                    }
+                }
+            });
+    };
+    sweep(sa, sb, true, [&](int i, int j) { visit(i, j); });
+    sweep(sb, sa, false, [&](int j, int i) { visit(i, j); });
 }
 
 }  // namespace concord

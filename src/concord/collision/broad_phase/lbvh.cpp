@@ -61,6 +61,47 @@ InputSummary summarise(std::span<const AABB> boxes) {
         });
 }
 
+// Length of the common prefix of the keys (code_i, i) and (code_j, j), which are distinct even
+// where codes repeat; -1 when j is outside the leaves.
+int common_prefix(const std::uint64_t* codes, int n, int i, std::int64_t j) {
+    if (j < 0 || j >= n) return -1;
+    const std::uint64_t x = codes[i] ^ codes[j];
+    if (x != 0) return std::countl_zero(x);
+    return 64 + std::countl_zero(static_cast<std::uint32_t>(i) ^ static_cast<std::uint32_t>(j));
+}
+
+// The leaf range [first, last] covered by internal node i, and its split: leaves first..split
+// go to the left child, split+1..last to the right one (Karras 2012, figure 4). Internal node i
+// is always one end of its own range, which is what lets all nodes be found independently.
+struct NodeRange {
+    int first, last, split;
+};
+
+NodeRange node_range(const std::uint64_t* codes, int n, int i) {
+    auto delta = [&](std::int64_t j) { return common_prefix(codes, n, i, j); };
+    // The range extends towards the neighbour sharing the longer prefix; exponential then
+    // binary search for its other end j.
+    const int d = delta(i + 1) > delta(i - 1) ? 1 : -1;
+    const int delta_min = delta(i - d);
+    std::int64_t l_max = 2;
+    while (delta(i + l_max * d) > delta_min) l_max *= 2;
+    std::int64_t l = 0;
+    for (std::int64_t t = l_max / 2; t >= 1; t /= 2)
+        if (delta(i + (l + t) * d) > delta_min) l += t;
+    const int j = static_cast<int>(i + l * d);
+
+    // Binary search for the last leaf sharing more than delta(j) leading bits with i.
+    const int delta_node = delta(j);
+    std::int64_t s = 0;
+    std::int64_t t = l;
+    do {
+        t = (t + 1) / 2;
+        if (delta(i + (s + t) * d) > delta_node) s += t;
+    } while (t > 1);
+    const int split = static_cast<int>(i + s * d + std::min(d, 0));
+    return {std::min(i, j), std::max(i, j), split};
+}
+
 }  // namespace
 
 void LBVH::build(std::span<const AABB> boxes, std::span<const int> groups) {
@@ -131,60 +172,25 @@ void LBVH::build_hierarchy() {
     node_parent_.assign(static_cast<std::size_t>(n - 1), -1);
     leaf_parent_.assign(static_cast<std::size_t>(n), -1);
     const std::uint64_t* codes = codes_.data();
+    tbb::parallel_for(
+        tbb::blocked_range<int>(0, n - 1, kGrain), [&](const tbb::blocked_range<int>& r) {
+            for (int i = r.begin(); i != r.end(); ++i) {
+                const NodeRange range = node_range(codes, n, i);
+                Node& node = nodes_[static_cast<std::size_t>(i)];
+                node.last = range.last;
+                node.child[0] = link_child(range.split, range.first == range.split, i);
+                node.child[1] = link_child(range.split + 1, range.last == range.split + 1, i);
+            }
+        });
+}
 
-    // Length of the common prefix of the distinct keys (code_i, i) and (code_j, j); -1 when j is
-    // outside the leaves.
-    auto delta = [codes, n](int i, std::int64_t j) -> int {
-        if (j < 0 || j >= n) return -1;
-        const std::uint64_t x = codes[i] ^ codes[j];
-        if (x != 0) return std::countl_zero(x);
-        return 64 + std::countl_zero(static_cast<std::uint32_t>(i) ^ static_cast<std::uint32_t>(j));
-    };
-
-    tbb::parallel_for(tbb::blocked_range<int>(0, n - 1, kGrain),
-                      [&](const tbb::blocked_range<int>& r) {
-                          for (int i = r.begin(); i != r.end(); ++i) {
-                              // Direction of the range of keys this node covers, and its other end
-                              // j.
-                              const int d = delta(i, i + 1) > delta(i, i - 1) ? 1 : -1;
-                              const int delta_min = delta(i, i - d);
-                              std::int64_t l_max = 2;
-                              while (delta(i, i + l_max * d) > delta_min) l_max *= 2;
-                              std::int64_t l = 0;
-                              for (std::int64_t t = l_max / 2; t >= 1; t /= 2)
-                                  if (delta(i, i + (l + t) * d) > delta_min) l += t;
-                              const int j = static_cast<int>(i + l * d);
-
-                              // Split: the last position that shares more than delta(i, j) leading
-                              // bits with i.
-                              const int delta_node = delta(i, j);
-                              std::int64_t s = 0;
-                              std::int64_t t = l;
-                              do {
-                                  t = (t + 1) / 2;
-                                  if (delta(i, i + (s + t) * d) > delta_node) s += t;
-                              } while (t > 1);
-                              const int gamma = static_cast<int>(i + s * d + std::min(d, 0));
-
-                              Node& node = nodes_[static_cast<std::size_t>(i)];
-                              const int first = std::min(i, j), last = std::max(i, j);
-                              node.last = last;
-                              if (first == gamma) {
-                                  node.child[0] = ~gamma;
-                                  leaf_parent_[static_cast<std::size_t>(gamma)] = i;
-                              } else {
-                                  node.child[0] = gamma;
-                                  node_parent_[static_cast<std::size_t>(gamma)] = i;
-                              }
-                              if (last == gamma + 1) {
-                                  node.child[1] = ~(gamma + 1);
-                                  leaf_parent_[static_cast<std::size_t>(gamma + 1)] = i;
-                              } else {
-                                  node.child[1] = gamma + 1;
-                                  node_parent_[static_cast<std::size_t>(gamma + 1)] = i;
-                              }
-                          }
-                      });
+int LBVH::link_child(int index, bool is_leaf, int parent) {
+    if (is_leaf) {
+        leaf_parent_[static_cast<std::size_t>(index)] = parent;
+        return ~index;
+    }
+    node_parent_[static_cast<std::size_t>(index)] = parent;
+    return index;
 }
 
 void LBVH::refit() {

@@ -41,7 +41,8 @@ class LBVH {
     int size() const { return static_cast<int>(leaf_boxes_.size()); }
     bool empty() const { return leaf_boxes_.empty(); }
 
-    /// Calls visit(primitive) for every primitive whose box overlaps `box`, in leaf order.
+    /// Calls visit(primitive) for every primitive whose box overlaps `box` (in a fixed order
+    /// that depends on the tree only).
     template <class F>
     void query(const AABB& box, F&& visit) const {
         query(box, kNoGroup, std::forward<F>(visit));
@@ -113,6 +114,8 @@ class LBVH {
     }
 
     void build_hierarchy();
+    // Records the parent of a child and returns its encoding in Node::child.
+    int link_child(int index, bool is_leaf, int parent);
     void refit();
 
     std::vector<Node> nodes_;  // n-1 internal nodes, root at 0

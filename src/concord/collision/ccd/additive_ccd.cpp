@@ -67,10 +67,12 @@ CCDResult additive_ccd(const Stencil& x0, const Stencil& x1, const CCDParams& pa
     auto certain_gap = [&](double t) {
         Stencil x;
         for (int i = 0; i < 4; ++i) x[i] = motion.start[i] + t * motion.displacement[i];
-        const DistanceEstimate e = kind == PairKind::PointTriangle
-                                       ? point_triangle_distance_estimate(x[0], x[1], x[2], x[3])
-                                       : edge_edge_distance_estimate(x[0], x[1], x[2], x[3]);
-        return e.distance - xi - base_margin - params.rounding_tolerance * e.error_scale;
+        const double tol = params.rounding_tolerance;
+        const DistanceEstimate e =
+            kind == PairKind::PointTriangle
+                ? point_triangle_distance_estimate(x[0], x[1], x[2], x[3], tol)
+                : edge_edge_distance_estimate(x[0], x[1], x[2], x[3], tol);
+        return e.distance - xi - base_margin - e.uncertainty;
     };
 
     CCDResult result;
@@ -110,7 +112,7 @@ CCDResult additive_ccd(const Stencil& x0, const Stencil& x1, const CCDParams& pa
         result.iterations = it + 1;
         // The first step is always taken (it is certified, and toi = 0 would stall a line
         // search) unless rounding already contradicts it.
-        if (gap_next < stop_gap && (t > 0.0 || !(gap_next > 0.0))) {
+        if (!(gap_next >= stop_gap) && (t > 0.0 || !(gap_next > 0.0))) {
             result.collides = true;
             result.toi = t;
             return result;

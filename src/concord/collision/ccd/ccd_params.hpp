@@ -23,10 +23,12 @@ struct CCDParams {
     /// reached so far (which is certified free of collisions), never "no collision".
     long max_iterations = 1'000'000;
 
-    /// Relative size of the floating-point uncertainty of an evaluated distance: each distance
-    /// is lowered by rounding_tolerance * (local size of the configuration + xi + the
-    /// conditioning factor of the closest-feature formula) before it is trusted. A pair whose
-    /// gap is already below that at t = 0 is reported at toi = 0.
+    /// Relative precision assumed of every floating-point result when deciding how far a
+    /// computed distance can be trusted: each distance is lowered by rounding_tolerance times
+    /// (the pair's local size + xi), and by the error bound of its closest-feature formula
+    /// (large for slivers and nearly parallel edges, see distance_estimate.hpp). A pair whose
+    /// gap is not certainly positive at t = 0 is reported at toi = 0. About 450 times the unit
+    /// roundoff by default.
     double rounding_tolerance = 1e-13;
 };
 

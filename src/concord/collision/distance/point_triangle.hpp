@@ -74,7 +74,7 @@ inline Mat12 point_triangle_distance_sq_hessian(const Vec3& p, const Vec3& t0, c
         case T::P_E1:
             return scatter_hessian<4, 3>(point_line_distance_sq_hessian(p, t1, t2), {0, 2, 3});
         case T::P_E2:
-            return scatter_hessian<4, 3>(point_line_distance_sq_hessian(p, t2, t0), {0, 1, 3});
+            return scatter_hessian<4, 3>(point_line_distance_sq_hessian(p, t2, t0), {0, 3, 1});
         case T::P_T: return point_plane_distance_sq_hessian(p, t0, t1, t2);
     }
     return Mat12::Zero();

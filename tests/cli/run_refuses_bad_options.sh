@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `concord run` refuses a non-empty output directory (without touching it) and bad options, with
+# exit code 2 and one line on stderr.
+set -uo pipefail
+concord="$1"
+src="$2"
+scene="$src/tests/cli/data/box_on_ground.json"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+expect_error() {
+    local name="$1" text="$2"
+    shift 3
+    local err rc
+    err="$("$concord" "$@" 2>&1 >/dev/null)"
+    rc=$?
+    if [ "$rc" -ne 2 ]; then
+        echo "FAIL $name: exit code $rc, expected 2 (stderr: $err)" >&2
+        failures=$((failures + 1))
+    elif ! grep -qF -- "$text" <<<"$err"; then
+        echo "FAIL $name: stderr lacks '$text': $err" >&2
+        failures=$((failures + 1))
+    else
+        echo "ok   $name: $err"
+    fi
+}
+
+mkdir -p "$tmp/full"
+echo "precious" >"$tmp/full/notes.txt"
+expect_error non-empty "$tmp/full: output directory is not empty (use --force" -- run "$scene" --out "$tmp/full"
+if [ "$(ls "$tmp/full")" != "notes.txt" ] || [ "$(cat "$tmp/full/notes.txt")" != "precious" ]; then
+    echo "FAIL non-empty: the directory was modified" >&2
+    failures=$((failures + 1))
+fi
+echo "x" >"$tmp/file"
+expect_error not-a-dir "$tmp/file: exists and is not a directory" -- run "$scene" --out "$tmp/file"
+expect_error workers "--workers 2: the distributed solver is not available yet" -- run "$scene" --out "$tmp/w" --workers 2
+expect_error workers-zero "--workers: expected an integer >= 1" -- run "$scene" --out "$tmp/w" --workers 0
+expect_error frames "--frames: expected an integer >= 0, got -1" -- run "$scene" --out "$tmp/w" --frames -1
+expect_error dt "--dt: expected a positive time step" -- run "$scene" --out "$tmp/w" --dt 0
+expect_error threads "--threads: expected an integer >= 1" -- run "$scene" --out "$tmp/w" --threads 0
+expect_error frames-text "--frames" -- run "$scene" --out "$tmp/w" --frames many
+expect_error no-out "--out is required" -- run "$scene"
+expect_error missing-scene "$tmp/none.json: cannot read file" -- run "$tmp/none.json" --out "$tmp/w"
+[ -e "$tmp/w" ] && { echo "FAIL: a refused run created its output directory" >&2; failures=$((failures + 1)); }
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+echo "PASS"
