@@ -21,5 +21,6 @@ void register_ccd(CLI::App& app, Action& action);
 void register_run(CLI::App& app, Action& action);
 void register_info(CLI::App& app, Action& action);
 void register_audit(CLI::App& app, Action& action);
+void register_view(CLI::App& app, Action& action);
 
 }  // namespace concord::cli

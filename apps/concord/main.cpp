@@ -24,6 +24,7 @@ int run(int argc, char** argv) {
     register_info(app, action);
     register_audit(app, action);
     register_ccd(app, action);
+    register_view(app, action);
 
     // `concord help [COMMAND]` prints the help of the root or of one command.
     std::string help_topic;

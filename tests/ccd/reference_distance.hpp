@@ -2,6 +2,8 @@
 // library's closest-feature classification, and a fine sampling of the trajectories.
 #pragma once
 
+#include <gmpxx.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -74,15 +76,80 @@ inline long double ref_segment_segment(const LVec& a0, const LVec& a1, const LVe
     return d;
 }
 
-/// Distance of the query's primitives at time t, in long double.
+// Exact rational arithmetic for slivers, where even long double loses the plane distance.
+struct QVec {
+    mpq_class x, y, z;
+};
+inline QVec exact(const Vec3& v) {
+    return {mpq_class(v.x()), mpq_class(v.y()), mpq_class(v.z())};
+}
+inline QVec operator-(const QVec& a, const QVec& b) {
+    return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+inline QVec operator+(const QVec& a, const QVec& b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+inline QVec operator*(const mpq_class& s, const QVec& a) {
+    return {s * a.x, s * a.y, s * a.z};
+}
+inline mpq_class dot(const QVec& a, const QVec& b) {
+    return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+inline QVec cross(const QVec& a, const QVec& b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+inline mpq_class exact_point_segment_sq(const QVec& p, const QVec& a, const QVec& b) {
+    const QVec e = b - a;
+    const mpq_class ee = dot(e, e);
+    mpq_class s = 0;
+    if (ee > 0) s = dot(e, p - a) / ee;
+    if (s < 0) s = 0;
+    if (s > 1) s = 1;
+    const QVec d = p - (a + s * e);
+    return dot(d, d);
+}
+
+/// Exact squared point-triangle distance.
+inline mpq_class exact_point_triangle_sq(const QVec& p, const QVec& a, const QVec& b,
+                                         const QVec& c) {
+    mpq_class d = std::min({exact_point_segment_sq(p, a, b), exact_point_segment_sq(p, b, c),
+                            exact_point_segment_sq(p, c, a)});
+    const QVec n = cross(b - a, c - a);
+    const mpq_class nn = dot(n, n);
+    if (nn > 0) {
+        const QVec ap = p - a;
+        const mpq_class wb = dot(cross(ap, c - a), n), wc = dot(cross(b - a, ap), n);
+        if (wb >= 0 && wc >= 0 && wb + wc <= nn) {
+            const mpq_class s = dot(n, ap);
+            d = std::min(d, mpq_class(s * s / nn));
+        }
+    }
+    return d;
+}
+
+/// Distance of the query's primitives at time t (a double, so exactly representable), in long
+/// double, exact for sliver triangles.
 inline long double ref_distance(const CCDQuery& q, long double t) {
     std::array<LVec, 4> x;
     for (int i = 0; i < 4; ++i) {
         const LVec x0 = widen(q.vertices[i]), x1 = widen(q.vertices[i + 4]);
         x[i] = x0 + t * (x1 - x0);
     }
-    return q.type == CCDQueryType::VertexFace ? ref_point_triangle(x[0], x[1], x[2], x[3])
-                                              : ref_segment_segment(x[0], x[1], x[2], x[3]);
+    if (q.type == CCDQueryType::EdgeEdge) return ref_segment_segment(x[0], x[1], x[2], x[3]);
+    const long double longest = std::max(
+        {(x[2] - x[1]).squaredNorm(), (x[3] - x[1]).squaredNorm(), (x[3] - x[2]).squaredNorm()});
+    const long double area2 = (x[2] - x[1]).cross(x[3] - x[1]).squaredNorm();
+    if (area2 == 0 || area2 > 1e-6L * longest * longest)
+        return ref_point_triangle(x[0], x[1], x[2], x[3]);
+    const mpq_class tq(static_cast<double>(t));
+    std::array<QVec, 4> e;
+    for (int i = 0; i < 4; ++i) {
+        const QVec x0 = exact(q.vertices[i]), x1 = exact(q.vertices[i + 4]);
+        e[i] = x0 + tq * (x1 - x0);
+    }
+    return std::sqrt(
+        static_cast<long double>(exact_point_triangle_sq(e[0], e[1], e[2], e[3]).get_d()));
 }
 
 /// A length scale of the query: the largest coordinate difference to its first vertex.

@@ -122,7 +122,7 @@ TEST(CCDProperty, RandomQueriesAgreeWithReference) {
             const std::string failure = check_against_reference(q, params, tally);
             ASSERT_EQ(failure, "") << "xi " << params.min_separation << ": " << describe(q);
         }
-        EXPECT_GT(tally.sampled_contacts, 100);  // the sampler does find contacts to check
+        EXPECT_GT(tally.sampled_contacts, 10);  // the sampler does find contacts to check
         EXPECT_LT(tally.sampled_contacts, tally.queries);
     }
 }

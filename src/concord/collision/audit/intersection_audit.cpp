@@ -103,7 +103,7 @@ void faces_overlapping(const BodyBoxes& boxes, const AABB& region, std::vector<i
 
 Hits audit_body_pair(const AuditBody& body_a, const BodyBoxes& boxes_a, int a,
                      const AuditBody& body_b, const BodyBoxes& boxes_b, int b, std::size_t limit) {
-    // Only triangles inside the other body's box can touch it.
+    // Only triangles whose boxes overlap the other body's box can touch it.
     std::vector<int> ids_a, ids_b;
     std::vector<AABB> selected_a, selected_b;
     faces_overlapping(boxes_a, boxes_b.surface, ids_a, selected_a);

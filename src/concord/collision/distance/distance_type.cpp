@@ -77,7 +77,7 @@ PointTriangleDistanceType point_triangle_distance_type(const Vec3& p, const Vec3
     const double d5 = ab.dot(cp), d6 = ac.dot(cp);
     if (d6 >= 0.0 && d5 <= d6) return T::P_T2;
     const double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return T::P_E2;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return T::P_E1;
     const double va = d3 * d6 - d5 * d4;
     if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) return T::P_E1;
     return T::P_T;

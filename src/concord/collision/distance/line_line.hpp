@@ -26,7 +26,7 @@ inline AffineClosestPoints<4, 2> line_line_closest_points(const Vec3& ea0, const
     const double s = delta.cross(v).dot(n) / nn;
     const double t = delta.cross(u).dot(n) / nn;
     AffineClosestPoints<4, 2> a;
-    a.w << 1.0 - s, s, t - 1.0, -t * 1.0000001;
+    a.w << 1.0 - s, s, t - 1.0, -t;
     a.B << -1.0, 0.0,  //
         1.0, 0.0,      //
         0.0, 1.0,      //

@@ -1,0 +1,238 @@
+// The Concord viewer page: loads an output directory (by default the one `concord view` serves
+// under data/; another with ?data=URL/), plays its frames and plots its statistics.
+// window.concordViewer exposes the state to scripts and to the browser test (tests/viewer/).
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+import { BodyScene } from './body_scene.js';
+import { ColourModes } from './colour_modes.js';
+import { loadOutput } from './output_loader.js';
+import { rampCss } from './palette.js';
+import { makeScenePlanes, PartitionObjects } from './plane_objects.js';
+import { StatsPlots } from './stats_plot.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const dataBase = (() => {
+  const d = params.get('data') || 'data/';
+  return d.endsWith('/') ? d : d + '/';
+})();
+
+const api = {
+  state: 'loading',  // 'loading' | 'ready' | 'error'
+  error: null,       // the message shown, if any
+  frameIndex: 0,
+  frameCount: 0,
+  bodyCount: 0,
+  triangleCount: 0,
+  renderedFrames: 0,
+};
+window.concordViewer = api;
+
+function showMessage(text, kind = 'error') {
+  const m = $('message');
+  m.textContent = text;
+  m.className = kind;
+  m.hidden = false;
+  api.error = text;
+}
+
+window.addEventListener('error', (e) => showMessage(`viewer error: ${e.message}`));
+window.addEventListener('unhandledrejection', (e) => showMessage(`viewer error: ${e.reason?.message || e.reason}`));
+
+/** Unit "up" vector: against gravity when the scene has gravity, else +y. */
+function upVector(scene) {
+  const g = Array.isArray(scene.gravity) ? new THREE.Vector3(...scene.gravity) : new THREE.Vector3();
+  return g.lengthSq() > 0 ? g.negate().normalize() : new THREE.Vector3(0, 1, 0);
+}
+
+async function start() {
+  const output = await loadOutput(dataBase, (what) => { $('frame-label').textContent = `loading: ${what}`; });
+  const { frames } = output;
+  if (frames.error) showMessage(frames.count > 0
+    ? `${frames.error} — showing the ${frames.count} frame(s) before it`
+    : frames.error, frames.count > 0 ? 'warning' : 'error');
+  if (frames.count === 0) {
+    api.state = 'error';
+    $('frame-label').textContent = 'no frames';
+    return;
+  }
+
+  const canvas = $('canvas');
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: params.get('aa') === '1' });
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  const world = new THREE.Scene();
+  world.background = new THREE.Color(0x1e2126);
+
+  const bodies = new BodyScene(output);
+  world.add(bodies.group);
+  api.bodyCount = bodies.bodyCount;
+  api.triangleCount = bodies.triangleCount;
+  api.frameCount = frames.count;
+
+  const box = bodies.bounds(0);
+  bodies.bounds(frames.count - 1, box);
+  const centre = box.getCenter(new THREE.Vector3());
+  const radius = Math.max(1e-3, box.getSize(new THREE.Vector3()).length() / 2);
+  const up = upVector(output.scene);
+
+  const planes = makeScenePlanes(Array.isArray(output.scene.planes) ? output.scene.planes : [], centre, 6 * radius);
+  world.add(planes);
+  const partition = new PartitionObjects(4 * radius);
+  world.add(partition.group);
+
+  world.add(new THREE.HemisphereLight(0xffffff, 0x404048, 1.6));
+  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+  sun.position.copy(up).multiplyScalar(3).add(new THREE.Vector3(1, 0.5, 2)).multiplyScalar(radius).add(centre);
+  sun.target.position.copy(centre);
+  world.add(sun, sun.target);
+
+  const camera = new THREE.PerspectiveCamera(40, 1, radius / 100, radius * 100);
+  camera.up.copy(up);
+  // Look from the front, a little above: "front" is any direction perpendicular to up.
+  const side = new THREE.Vector3(0, 0, 1);
+  if (Math.abs(side.dot(up)) > 0.9) side.set(1, 0, 0);
+  side.sub(up.clone().multiplyScalar(side.dot(up))).normalize();
+  const distance = radius / Math.sin(THREE.MathUtils.degToRad(20)) * 1.05;
+  camera.position.copy(centre).add(side.multiplyScalar(distance * 0.85)).add(up.clone().multiplyScalar(distance * 0.45));
+  const controls = new OrbitControls(camera, canvas);
+  controls.target.copy(centre);
+  controls.update();
+
+  const colours = new ColourModes(bodies, frames);
+  let colourMode = 'body';
+  const plots = new StatsPlots($('plots'), frames.stats, (f) => seek(f));
+  const hasPartition = frames.partitions.some((p) => p);
+  $('show-partition').disabled = !hasPartition;
+  $('show-partition').parentElement.title = hasPartition ? '' : 'not a distributed run';
+
+  let dirty = true;
+  let playing = false;
+  let playTime = frames.times[0];
+  const span = frames.times[frames.count - 1] - frames.times[0];
+  // Runs whose frames all carry one time stamp play at 30 frames per second instead.
+  const timeOf = (f) => (span > 0 ? frames.times[f] : f / 30);
+
+  function updateLegend() {
+    const note = colours.availability(colourMode);
+    const legend = $('legend');
+    legend.replaceChildren();
+    if (note) { legend.textContent = note; return; }
+    const range = colours.range(colourMode);
+    if (!range) return;
+    const ramp = document.createElement('span');
+    ramp.className = 'ramp';
+    ramp.style.background = rampCss();
+    legend.append(`${range[0]}`, ramp, `${+range[1].toPrecision(3)} ${range[2]}`);
+  }
+
+  function showFrame(f) {
+    api.frameIndex = f;
+    bodies.applyFrame(f);
+    if (colours.isDynamic(colourMode)) bodies.setColours(colours.colours(colourMode, f));
+    partition.update($('show-partition').checked ? frames.partitions[f] : null, centre);
+    $('slider').value = String(f);
+    $('frame-label').textContent =
+      `frame ${frames.frameNumbers[f]} (${f + 1} / ${frames.count})  t = ${frames.times[f].toFixed(4)} s`;
+    plots.setFrame(f);
+    dirty = true;
+  }
+
+  function seek(f) {
+    f = Math.max(0, Math.min(frames.count - 1, f | 0));
+    playTime = timeOf(f);
+    showFrame(f);
+  }
+
+  function setPlaying(on) {
+    playing = on;
+    if (on && api.frameIndex === frames.count - 1) seek(0);
+    $('play').textContent = on ? 'Pause' : 'Play';
+  }
+
+  function setColourMode(mode) {
+    colourMode = mode;
+    $('colour-mode').value = mode;
+    bodies.setColours(colours.colours(mode, api.frameIndex));
+    updateLegend();
+    dirty = true;
+  }
+
+  $('slider').max = String(frames.count - 1);
+  $('slider').disabled = false;
+  $('play').disabled = false;
+  $('slider').addEventListener('input', () => { setPlaying(false); seek(Number($('slider').value)); });
+  $('play').addEventListener('click', () => setPlaying(!playing));
+  $('colour-mode').addEventListener('change', () => setColourMode($('colour-mode').value));
+  $('show-planes').addEventListener('change', () => { planes.visible = $('show-planes').checked; dirty = true; });
+  $('show-partition').addEventListener('change', () => showFrame(api.frameIndex));
+  controls.addEventListener('change', () => { dirty = true; });
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === ' ') { e.preventDefault(); setPlaying(!playing); }
+    if (e.key === 'ArrowRight') { setPlaying(false); seek(api.frameIndex + 1); }
+    if (e.key === 'ArrowLeft') { setPlaying(false); seek(api.frameIndex - 1); }
+  });
+  $('title').textContent = `${output.scene.name || 'scene'} · ${bodies.bodyCount} bodies · ` +
+    `${bodies.triangleCount} triangles · ${frames.count} frames`;
+
+  const view = $('view');
+  const resize = () => {
+    const w = Math.max(1, view.clientWidth), h = Math.max(1, view.clientHeight);
+    renderer.setSize(w, h, false);
+    camera.aspect = w / h;
+    camera.updateProjectionMatrix();
+    dirty = true;
+  };
+  new ResizeObserver(resize).observe(view);
+  resize();
+
+  let last = performance.now();
+  function tick(now) {
+    requestAnimationFrame(tick);
+    const elapsed = Math.min(0.25, (now - last) / 1000);  // a hidden tab must not jump far ahead
+    last = now;
+    if (playing) {
+      playTime += elapsed * Number($('speed').value);
+      let f = api.frameIndex;
+      while (f + 1 < frames.count && timeOf(f + 1) <= playTime) ++f;
+      if (f === frames.count - 1 && playTime > timeOf(f)) {
+        if ($('loop').checked) { f = 0; playTime = timeOf(0); } else setPlaying(false);
+      }
+      if (f !== api.frameIndex) showFrame(f);
+    }
+    if (dirty || playing) {
+      renderer.render(world, camera);
+      ++api.renderedFrames;
+      dirty = false;
+    }
+  }
+
+  setColourMode('body');
+  showFrame(0);
+  Object.assign(api, {
+    play: () => setPlaying(true),
+    pause: () => setPlaying(false),
+    seek,
+    setColourMode,
+    /** Renders continuously for `ms` while playing and returns the frames drawn per second. */
+    measureFps: (ms = 3000) => new Promise((resolve) => {
+      const wasPlaying = playing;
+      setPlaying(true);
+      const n0 = api.renderedFrames, t0 = performance.now();
+      setTimeout(() => {
+        const fps = ((api.renderedFrames - n0) * 1000) / (performance.now() - t0);
+        setPlaying(wasPlaying);
+        resolve(fps);
+      }, ms);
+    }),
+  });
+  api.state = 'ready';
+  requestAnimationFrame(tick);
+}
+
+start().catch((e) => {
+  api.state = 'error';
+  $('frame-label').textContent = 'could not load the output directory';
+  showMessage(e.message || String(e));
+});

@@ -1,0 +1,97 @@
+// Fetches an output directory (docs/cli.md "Output directory") over HTTP: scene.json,
+// bodies.json, meshes/*.obj and frames.jsonl. `base` is the directory's URL, ending in '/'.
+import { parseFrames } from './frames.js';
+import { parseObj } from './obj_parser.js';
+
+async function fetchText(url, name) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw new Error(`${name}: cannot fetch (${e.message}); is \`concord view\` still running?`);
+  }
+  if (!response.ok) throw new Error(`${name}: ${response.status} ${response.statusText || 'error'}`);
+  return response.text();
+}
+
+async function fetchJson(url, name) {
+  const text = await fetchText(url, name);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${name}: not valid JSON (${e.message})`);
+  }
+}
+
+function validateBodies(bodies) {
+  if (!Array.isArray(bodies)) throw new Error('bodies.json: expected an array');
+  bodies.forEach((b, i) => {
+    if (!b || typeof b.name !== 'string' || typeof b.mesh !== 'string') {
+      throw new Error(`bodies.json: body ${i}: expected {"name", "mesh", "motion"}`);
+    }
+  });
+  return bodies;
+}
+
+/** FNV-1a over the text: bodies whose OBJ files are identical share one GPU geometry. */
+function textHash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; ++i) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${(h >>> 0).toString(16)}:${text.length}`;
+}
+
+/** Runs `task(i)` for i in [0, n) with at most `limit` in flight. */
+async function forEachLimited(n, limit, task) {
+  let next = 0;
+  const worker = async () => {
+    while (next < n) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, n) }, worker));
+}
+
+/**
+ * Loads everything. Returns { scene, bodies, meshes, bodyMesh, frames }: `meshes` holds the
+ * distinct meshes ({positions, indices}) and bodyMesh[b] is the index of body b's mesh in it.
+ * Throws Error with a one-line message for a missing or malformed scene.json, bodies.json or
+ * mesh; a malformed frame line is reported in frames.error instead (earlier frames stay usable).
+ */
+export async function loadOutput(base, onProgress = () => {}) {
+  onProgress('reading scene.json and bodies.json');
+  const [scene, bodiesJson] = await Promise.all([
+    fetchJson(base + 'scene.json', 'scene.json'),
+    fetchJson(base + 'bodies.json', 'bodies.json'),
+  ]);
+  const bodies = validateBodies(bodiesJson);
+
+  const meshes = [];
+  const bodyMesh = new Int32Array(bodies.length);
+  const byPath = new Map();  // mesh path -> Promise of mesh index
+  const byHash = new Map();  // text hash -> [{text, index}]
+  let loaded = 0;
+  const loadPath = async (path) => {
+    const text = await fetchText(base + path.split('/').map(encodeURIComponent).join('/'), path);
+    const hash = textHash(text);
+    const same = (byHash.get(hash) || []).find((m) => m.text === text);
+    if (same) return same.index;
+    const index = meshes.length;
+    meshes.push(parseObj(text, path));
+    if (!byHash.has(hash)) byHash.set(hash, []);
+    byHash.get(hash).push({ text, index });
+    return index;
+  };
+  await forEachLimited(bodies.length, 8, async (b) => {
+    const path = bodies[b].mesh;
+    if (!byPath.has(path)) byPath.set(path, loadPath(path));
+    bodyMesh[b] = await byPath.get(path);
+    if (++loaded % 50 === 0) onProgress(`meshes ${loaded} / ${bodies.length}`);
+  });
+
+  onProgress('reading frames.jsonl');
+  const framesText = await fetchText(base + 'frames.jsonl', 'frames.jsonl');
+  const frames = parseFrames(framesText, bodies.length);
+  if (frames.count === 0 && !frames.error) frames.error = 'frames.jsonl: no frames';
+  return { scene, bodies, meshes, bodyMesh, frames };
+}
