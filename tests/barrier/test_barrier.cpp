@@ -87,9 +87,9 @@ TEST(Barrier, DerivativesMatchFiniteDifferences) {
             const double d = dhat * k / 200.0;
             const double h = 1e-5 * d;
             const double fd1 = (barrier(d + h, dhat) - barrier(d - h, dhat)) / (2 * h);
-            const double fd2 = (barrier_first_derivative(d + h, dhat) -
-                                barrier_first_derivative(d - h, dhat)) /
-                               (2 * h);
+            const double fd2 =
+                (barrier_first_derivative(d + h, dhat) - barrier_first_derivative(d - h, dhat)) /
+                (2 * h);
             const double b1 = barrier_first_derivative(d, dhat);
             const double b2 = barrier_second_derivative(d, dhat);
             worst1 = std::max(worst1, std::abs(fd1 - b1) / std::max(std::abs(b1), 1e-2 * dhat));
@@ -120,13 +120,14 @@ constexpr double kChainTol = 1e-6;
 TEST(Barrier, ChainedThroughPointTriangleDistance) {
     test::RandomPoints rng(51);
     test::WorstErrors worst;
-    while (worst.samples < 1000) {
+    for (int draw = 0; worst.samples < 1000; ++draw) {
+        ASSERT_LT(draw, 100000) << "too few draws land in the barrier's active range";
         const Vec3 t0 = rng.point(), t1 = rng.point(), t2 = rng.point();
         if (test::triangle_quality(t0, t1, t2) < 0.05) continue;
         if (std::min({(t1 - t0).norm(), (t2 - t1).norm(), (t0 - t2).norm()}) < 0.2) continue;
         const Vec3 n = (t1 - t0).cross(t2 - t0).normalized();
-        const Vec3 p = t0 + rng.uniform(-0.1, 1.0) * (t1 - t0) + rng.uniform(-0.1, 1.0) * (t2 - t0) +
-                       rng.uniform(-0.1, 0.1) * n;
+        const Vec3 p = t0 + rng.uniform(-0.1, 1.0) * (t1 - t0) +
+                       rng.uniform(-0.1, 1.0) * (t2 - t0) + rng.uniform(-0.1, 0.1) * n;
         const PointTriangleDistanceType type = point_triangle_distance_type(p, t0, t1, t2);
         const double d = point_triangle_distance_sq(p, t0, t1, t2, type);
         if (d < 0.1 * kDhat || d > 0.9 * kDhat) continue;
@@ -167,7 +168,8 @@ TEST(Barrier, ChainedThroughPointTriangleDistance) {
 TEST(Barrier, MollifiedEdgeEdgeBarrier) {
     test::RandomPoints rng(52);
     test::WorstErrors worst;
-    while (worst.samples < 1000) {
+    for (int draw = 0; worst.samples < 1000; ++draw) {
+        ASSERT_LT(draw, 100000) << "too few draws land in the barrier's active range";
         const Vec3 u = rng.unit_vector(), m = u.unitOrthogonal(), side = u.cross(m);
         const double theta = rng.uniform(0.01, 0.03);
         const Vec3 v = std::cos(theta) * u + std::sin(theta) * side;

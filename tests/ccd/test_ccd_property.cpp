@@ -133,7 +133,7 @@ TEST(CCDProperty, NudgedContactsAgreeWithReference) {
     std::mt19937_64 rng(8);
     for (CCDQueryType type : {CCDQueryType::VertexFace, CCDQueryType::EdgeEdge}) {
         Tally tally;
-        const auto hits = generate_ccd_queries(type, CCDQueryKind::Hard, 1500, 99);
+        const auto hits = generate_ccd_queries(type, CCDQueryKind::Hard, 800, 99);
         for (const GeneratedCCDQuery& g : hits) {
             if (!g.query.ground_truth) continue;
             const CCDQuery q = nudged(g, rng);

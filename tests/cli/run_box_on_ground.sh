@@ -23,7 +23,11 @@ done
 # Not a terminal: plain progress lines.
 grep -q "^frame 5/5 " "$tmp/stderr" || fail "no plain progress line for frame 5"
 
-python3 - "$tmp/out" <<'PY' || fail "output directory does not follow the contract"
+# The JSON checks need python3 (present on Debian); without it the audit below still checks
+# that every line parses with the right shape.
+if ! command -v python3 >/dev/null; then
+    echo "python3 not found: skipping the JSON content checks"
+elif ! python3 - "$tmp/out" <<'PY'; then
 import json, math, sys
 d = sys.argv[1]
 scene = json.load(open(f"{d}/scene.json"))
@@ -45,6 +49,8 @@ assert lines[0]["q"][1] == [3, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], lines[0]["q"][1
 assert lines[-1]["q"][0][1] < 0.5011 and lines[-1]["q"][0][1] > 0.5
 assert lines[-1]["q"][1] == lines[0]["q"][1]
 PY
+    fail "output directory does not follow the contract"
+fi
 
 "$concord" audit "$tmp/out" || fail "audit of the run is not clean"
 

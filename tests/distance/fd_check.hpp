@@ -32,8 +32,7 @@ struct Differentiable {
 /// Relative error of the analytic gradient against central differences of the value.
 template <int N>
 double gradient_fd_error(const Differentiable<N>& fn, const Vec<N>& x, double h, double floor) {
-    const VecX fd =
-        fd_gradient([&](const VecX& y) { return fn.value(Vec<N>(y)); }, VecX(x), h);
+    const VecX fd = fd_gradient([&](const VecX& y) { return fn.value(Vec<N>(y)); }, VecX(x), h);
     return relative_error(fd, VecX(fn.gradient(x)), floor);
 }
 

@@ -12,20 +12,23 @@
 namespace concord::test {
 
 class RandomPoints {
-public:
+  public:
     explicit RandomPoints(std::uint64_t seed) : rng_(seed) {}
     Vec3 point(double lo = -1.0, double hi = 1.0) {
         std::uniform_real_distribution<double> u(lo, hi);
         return {u(rng_), u(rng_), u(rng_)};
     }
-    double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
+    double uniform(double lo, double hi) {
+        return std::uniform_real_distribution<double>(lo, hi)(rng_);
+    }
     Vec3 unit_vector() {
         Vec3 v;
-        do v = point(); while (v.squaredNorm() > 1.0 || v.squaredNorm() < 1e-4);
+        do v = point();
+        while (v.squaredNorm() > 1.0 || v.squaredNorm() < 1e-4);
         return v.normalized();
     }
 
-private:
+  private:
     std::mt19937_64 rng_;
 };
 
@@ -38,8 +41,7 @@ inline double sin_angle(const Vec3& u, const Vec3& v) {
 /// for an equilateral one.
 inline double triangle_quality(const Vec3& t0, const Vec3& t1, const Vec3& t2) {
     const double area2 = (t1 - t0).cross(t2 - t0).norm();
-    const double longest =
-        std::max({(t1 - t0).norm(), (t2 - t1).norm(), (t0 - t2).norm()});
+    const double longest = std::max({(t1 - t0).norm(), (t2 - t1).norm(), (t0 - t2).norm()});
     return area2 / (longest * longest);
 }
 

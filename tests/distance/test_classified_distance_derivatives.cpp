@@ -90,6 +90,9 @@ constexpr double kStep = 1e-6;
 constexpr double kTol = 1e-7;
 constexpr double kAsymmetryTol = 1e-14;
 constexpr int kSamplesPerType = 150;  // × 3, 7 and 9 types: ≥ 1000 per function
+// Every type region has a sizeable volume in these distributions (the rarest takes ~1% of the
+// draws), so this cap only stops a broken classification from looping forever.
+constexpr int kMaxDraws = 200000;
 
 void expect_within(const WorstErrors& w) {
     EXPECT_LE(w.gradient, kTol);
@@ -105,7 +108,8 @@ TEST(ClassifiedDistanceDerivatives, PointEdgeRandom) {
             if (w.samples < kSamplesPerType) return false;
         return true;
     };
-    while (!done()) {
+    for (int draw = 0; !done(); ++draw) {
+        ASSERT_LT(draw, kMaxDraws) << "some type is (almost) never classified";
         const Vec3 p = rng.point(-2, 2), e0 = rng.point(), e1 = rng.point();
         if ((e1 - e0).norm() < 0.2) continue;
         const PE type = point_edge_distance_type(p, e0, e1);
@@ -134,7 +138,8 @@ TEST(ClassifiedDistanceDerivatives, PointTriangleRandom) {
             if (w.samples < kSamplesPerType) return false;
         return true;
     };
-    while (!done()) {
+    for (int draw = 0; !done(); ++draw) {
+        ASSERT_LT(draw, kMaxDraws) << "some type is (almost) never classified";
         const Vec3 p = rng.point(-2, 2), t0 = rng.point(), t1 = rng.point(), t2 = rng.point();
         if (test::triangle_quality(t0, t1, t2) < 0.05) continue;
         if (std::min({(t1 - t0).norm(), (t2 - t1).norm(), (t0 - t2).norm()}) < 0.2) continue;
@@ -145,8 +150,8 @@ TEST(ClassifiedDistanceDerivatives, PointTriangleRandom) {
                   point_triangle_distance_sq_gradient(p, t0, t1, t2, type));
         ASSERT_EQ(point_triangle_distance_sq_hessian(p, t0, t1, t2),
                   point_triangle_distance_sq_hessian(p, t0, t1, t2, type));
-        accumulate(w, point_triangle_of_type(type), test::stack<4>({p, t0, t1, t2}), kStep,
-                   kStep, 1.0, 1.0);
+        accumulate(w, point_triangle_of_type(type), test::stack<4>({p, t0, t1, t2}), kStep, kStep,
+                   1.0, 1.0);
     }
     for (int t = 0; t < 7; ++t) {
         SCOPED_TRACE("type " + std::to_string(t));
@@ -163,7 +168,8 @@ TEST(ClassifiedDistanceDerivatives, EdgeEdgeRandom) {
             if (w.samples < kSamplesPerType) return false;
         return true;
     };
-    while (!done()) {
+    for (int draw = 0; !done(); ++draw) {
+        ASSERT_LT(draw, kMaxDraws) << "some type is (almost) never classified";
         const Vec3 a0 = rng.point(), a1 = rng.point(), b0 = rng.point(), b1 = rng.point();
         if ((a1 - a0).norm() < 0.2 || (b1 - b0).norm() < 0.2) continue;
         if (test::sin_angle(a1 - a0, b1 - b0) < 0.05) continue;
@@ -174,8 +180,8 @@ TEST(ClassifiedDistanceDerivatives, EdgeEdgeRandom) {
                   edge_edge_distance_sq_gradient(a0, a1, b0, b1, type));
         ASSERT_EQ(edge_edge_distance_sq_hessian(a0, a1, b0, b1),
                   edge_edge_distance_sq_hessian(a0, a1, b0, b1, type));
-        accumulate(w, edge_edge_of_type(type), test::stack<4>({a0, a1, b0, b1}), kStep, kStep,
-                   1.0, 1.0);
+        accumulate(w, edge_edge_of_type(type), test::stack<4>({a0, a1, b0, b1}), kStep, kStep, 1.0,
+                   1.0);
     }
     for (int t = 0; t < 9; ++t) {
         SCOPED_TRACE("type " + std::to_string(t));
@@ -204,8 +210,8 @@ struct BoundarySide {
 };
 
 template <int N, typename Classify, typename OfType>
-void check_boundary(const BoundarySide<N>& inner, const BoundarySide<N>& outer,
-                    Classify classify, OfType of_type, WorstErrors& worst, double& worst_jump) {
+void check_boundary(const BoundarySide<N>& inner, const BoundarySide<N>& outer, Classify classify,
+                    OfType of_type, WorstErrors& worst, double& worst_jump) {
     const int ti = classify(inner.x), to = classify(outer.x);
     ASSERT_EQ(ti, inner.expected_type);
     ASSERT_EQ(to, outer.expected_type);
@@ -214,7 +220,8 @@ void check_boundary(const BoundarySide<N>& inner, const BoundarySide<N>& outer,
     accumulate(worst, fo, outer.x, kStep, kStep, 1.0, 1.0);
     // Both types evaluated at the same point just inside: equal to O(ζ).
     const double value_jump = std::abs(fi.value(inner.x) - fo.value(inner.x));
-    const double grad_jump = (fi.gradient(inner.x) - fo.gradient(inner.x)).template lpNorm<Eigen::Infinity>();
+    const double grad_jump =
+        (fi.gradient(inner.x) - fo.gradient(inner.x)).template lpNorm<Eigen::Infinity>();
     worst_jump = std::max({worst_jump, value_jump, grad_jump});
 }
 
@@ -245,10 +252,10 @@ TEST(ClassifiedDistanceDerivatives, PointTriangleRegionBoundaries) {
             const int edge_type = static_cast<int>(PT::P_E0) + k;
             // Face | edge k: the foot of the perpendicular crosses edge k.
             const Vec3 foot = t[k] + rng.uniform(0.2, 0.8) * (t[(k + 1) % 3] - t[k]) + height * n;
-            check_boundary<12>({test::stack<4>({foot - kZeta * o, t[0], t[1], t[2]}),
-                                static_cast<int>(PT::P_T)},
-                               {test::stack<4>({foot + kZeta * o, t[0], t[1], t[2]}), edge_type},
-                               classify, of_type, worst, worst_jump);
+            check_boundary<12>(
+                {test::stack<4>({foot - kZeta * o, t[0], t[1], t[2]}), static_cast<int>(PT::P_T)},
+                {test::stack<4>({foot + kZeta * o, t[0], t[1], t[2]}), edge_type}, classify,
+                of_type, worst, worst_jump);
             // Vertex k | edge k: the projection onto edge k's line crosses t_k.
             const Vec3 beside = t[k] + rng.uniform(0.1, 1.0) * o + height * n;
             check_boundary<12>({test::stack<4>({beside + kZeta * e, t[0], t[1], t[2]}), edge_type},
@@ -271,10 +278,14 @@ enum class EdgePermutation { Identity, ReverseA, SwapEdges, SwapEdgesReverseB };
 
 Vec12 permute(const std::array<Vec3, 4>& e, EdgePermutation perm) {
     switch (perm) {
-        case EdgePermutation::Identity: return test::stack<4>({e[0], e[1], e[2], e[3]});
-        case EdgePermutation::ReverseA: return test::stack<4>({e[1], e[0], e[2], e[3]});
-        case EdgePermutation::SwapEdges: return test::stack<4>({e[2], e[3], e[0], e[1]});
-        case EdgePermutation::SwapEdgesReverseB: return test::stack<4>({e[2], e[3], e[1], e[0]});
+        case EdgePermutation::Identity:
+            return test::stack<4>({e[0], e[1], e[2], e[3]});
+        case EdgePermutation::ReverseA:
+            return test::stack<4>({e[1], e[0], e[2], e[3]});
+        case EdgePermutation::SwapEdges:
+            return test::stack<4>({e[2], e[3], e[0], e[1]});
+        case EdgePermutation::SwapEdgesReverseB:
+            return test::stack<4>({e[2], e[3], e[1], e[0]});
     }
     return {};
 }
@@ -283,7 +294,8 @@ Vec12 permute(const std::array<Vec3, 4>& e, EdgePermutation perm) {
 EE permuted_type(EE type, EdgePermutation perm) {
     // Built types are EA_EB, EA0_EB and EA0_EB0 only.
     switch (perm) {
-        case EdgePermutation::Identity: return type;
+        case EdgePermutation::Identity:
+            return type;
         case EdgePermutation::ReverseA:
             return type == EE::EA0_EB ? EE::EA1_EB : type == EE::EA0_EB0 ? EE::EA1_EB0 : type;
         case EdgePermutation::SwapEdges:
@@ -321,9 +333,10 @@ TEST(ClassifiedDistanceDerivatives, EdgeEdgeRegionBoundaries) {
             const std::array<Vec3, 4> in = {ca - kZeta * u, ca - kZeta * u + la * u, b0, b1};
             const std::array<Vec3, 4> out = {ca + kZeta * u, ca + kZeta * u + la * u, b0, b1};
             for (const auto perm : perms) {
-                check_boundary<12>({permute(in, perm), static_cast<int>(permuted_type(EE::EA_EB, perm))},
-                                   {permute(out, perm), static_cast<int>(permuted_type(EE::EA0_EB, perm))},
-                                   classify, of_type, worst, worst_jump);
+                check_boundary<12>(
+                    {permute(in, perm), static_cast<int>(permuted_type(EE::EA_EB, perm))},
+                    {permute(out, perm), static_cast<int>(permuted_type(EE::EA0_EB, perm))},
+                    classify, of_type, worst, worst_jump);
                 if (HasFatalFailure()) return;
             }
         }
@@ -337,9 +350,10 @@ TEST(ClassifiedDistanceDerivatives, EdgeEdgeRegionBoundaries) {
             const std::array<Vec3, 4> out = {a0 - kZeta * v, a0 - kZeta * v + la * dir, b0, b1};
             for (const auto perm : {EdgePermutation::Identity, EdgePermutation::ReverseA,
                                     EdgePermutation::SwapEdgesReverseB}) {
-                check_boundary<12>({permute(in, perm), static_cast<int>(permuted_type(EE::EA0_EB, perm))},
-                                   {permute(out, perm), static_cast<int>(permuted_type(EE::EA0_EB0, perm))},
-                                   classify, of_type, worst, worst_jump);
+                check_boundary<12>(
+                    {permute(in, perm), static_cast<int>(permuted_type(EE::EA0_EB, perm))},
+                    {permute(out, perm), static_cast<int>(permuted_type(EE::EA0_EB0, perm))},
+                    classify, of_type, worst, worst_jump);
                 if (HasFatalFailure()) return;
             }
         }

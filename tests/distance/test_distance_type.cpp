@@ -70,8 +70,7 @@ TEST(PointTriangleDistanceType, DegenerateTrianglesNeverNameADegenerateEdge) {
 
 TEST(EdgeEdgeDistanceType, EveryType) {
     // Interior to interior.
-    EXPECT_EQ(edge_edge_distance_type(Vec3(-1, 0, 0), Vec3(1, 0, 0), Vec3(0, -1, 1),
-                                      Vec3(0, 1, 1)),
+    EXPECT_EQ(edge_edge_distance_type(Vec3(-1, 0, 0), Vec3(1, 0, 0), Vec3(0, -1, 1), Vec3(0, 1, 1)),
               EE::EA_EB);
     // Vertex-vertex: two edges pointing away from each other's start; the other three by
     // reversing one or both edges.
@@ -97,9 +96,8 @@ TEST(EdgeEdgeDistanceType, ParallelEdgesUseAPointEdgeType) {
     EXPECT_DOUBLE_EQ(edge_edge_distance_sq(a0, a1, b0, b1, type), 1.0);
     // Degenerate (zero-length) edges.
     EXPECT_EQ(edge_edge_distance_type(a0, a0, b0, b1), EE::EA0_EB0);
-    EXPECT_DOUBLE_EQ(edge_edge_distance_sq(Vec3(1, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0),
-                                           Vec3(2, 1, 0)),
-                     1.0);
+    EXPECT_DOUBLE_EQ(
+        edge_edge_distance_sq(Vec3(1, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(2, 1, 0)), 1.0);
 }
 
 TEST(EdgeEdgeDistanceType, NearlyParallelEdgesAboveTheThresholdAreLineLine) {
@@ -127,8 +125,7 @@ double reference_point_triangle(const Vec3& p, const Vec3& t0, const Vec3& t1, c
     // Inside the prism over the triangle: the plane; otherwise the nearest edge.
     const Vec3 n = (t1 - t0).cross(t2 - t0);
     const bool inside = n.dot((t1 - t0).cross(p - t0)) >= 0 &&
-                        n.dot((t2 - t1).cross(p - t1)) >= 0 &&
-                        n.dot((t0 - t2).cross(p - t2)) >= 0;
+                        n.dot((t2 - t1).cross(p - t1)) >= 0 && n.dot((t0 - t2).cross(p - t2)) >= 0;
     if (inside) {
         const double s = n.dot(p - t0);
         return s * s / n.squaredNorm();
@@ -138,10 +135,9 @@ double reference_point_triangle(const Vec3& p, const Vec3& t0, const Vec3& t1, c
 }
 
 double reference_edge_edge(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
-    double best = std::min({segment_point_distance_sq(a0, b0, b1),
-                            segment_point_distance_sq(a1, b0, b1),
-                            segment_point_distance_sq(b0, a0, a1),
-                            segment_point_distance_sq(b1, a0, a1)});
+    double best =
+        std::min({segment_point_distance_sq(a0, b0, b1), segment_point_distance_sq(a1, b0, b1),
+                  segment_point_distance_sq(b0, a0, a1), segment_point_distance_sq(b1, a0, a1)});
     // Interior-interior only when the lines' closest points fall inside both segments.
     const Vec3 u = a1 - a0, v = b1 - b0, w = a0 - b0;
     const Mat2 A{{u.dot(u), -u.dot(v)}, {-u.dot(v), v.dot(v)}};

@@ -17,19 +17,17 @@ using test::point_of;
 
 TEST(EdgeEdgeMollifier, ThresholdFromRestLengths) {
     // |ea|² = 4, |eb|² = 9.
-    EXPECT_DOUBLE_EQ(edge_edge_mollifier_threshold(Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(1, 1, 1),
-                                                   Vec3(1, 4, 1)),
-                     1e-3 * 36.0);
+    EXPECT_DOUBLE_EQ(
+        edge_edge_mollifier_threshold(Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(1, 1, 1), Vec3(1, 4, 1)),
+        1e-3 * 36.0);
 }
 
 TEST(EdgeEdgeMollifier, CrossNormSquared) {
     // Perpendicular edges of lengths 2 and 3: |u × v|² = 36; parallel edges: 0.
-    EXPECT_DOUBLE_EQ(edge_edge_cross_norm_sq(Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(5, 5, 5),
-                                             Vec3(5, 8, 5)),
-                     36.0);
-    EXPECT_DOUBLE_EQ(edge_edge_cross_norm_sq(Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(5, 5, 5),
-                                             Vec3(8, 5, 5)),
-                     0.0);
+    EXPECT_DOUBLE_EQ(
+        edge_edge_cross_norm_sq(Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(5, 5, 5), Vec3(5, 8, 5)), 36.0);
+    EXPECT_DOUBLE_EQ(
+        edge_edge_cross_norm_sq(Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(5, 5, 5), Vec3(8, 5, 5)), 0.0);
 }
 
 TEST(EdgeEdgeMollifier, ScalarValues) {
@@ -53,9 +51,9 @@ TEST(EdgeEdgeMollifier, ScalarDerivativesMatchFiniteDifferences) {
         for (int i = 1; i < 100; ++i) {
             const double c = eps * i / 100.0;
             const double fd1 = (mollifier(c + h, eps) - mollifier(c - h, eps)) / (2 * h);
-            const double fd2 = (mollifier_first_derivative(c + h, eps) -
-                                mollifier_first_derivative(c - h, eps)) /
-                               (2 * h);
+            const double fd2 =
+                (mollifier_first_derivative(c + h, eps) - mollifier_first_derivative(c - h, eps)) /
+                (2 * h);
             const double d1 = mollifier_first_derivative(c, eps);
             const double d2 = mollifier_second_derivative(c, eps);
             ASSERT_NEAR(fd1, d1, 1e-8 * std::abs(2.0 / eps)) << c;
@@ -90,12 +88,12 @@ test::Differentiable<12> cross_norm_fn() {
                                            point_of(x, 3));
         },
         [](const Vec12& x) {
-            return edge_edge_cross_norm_sq_gradient(point_of(x, 0), point_of(x, 1),
-                                                    point_of(x, 2), point_of(x, 3));
+            return edge_edge_cross_norm_sq_gradient(point_of(x, 0), point_of(x, 1), point_of(x, 2),
+                                                    point_of(x, 3));
         },
         [](const Vec12& x) {
-            return edge_edge_cross_norm_sq_hessian(point_of(x, 0), point_of(x, 1),
-                                                   point_of(x, 2), point_of(x, 3));
+            return edge_edge_cross_norm_sq_hessian(point_of(x, 0), point_of(x, 1), point_of(x, 2),
+                                                   point_of(x, 3));
         },
     };
 }

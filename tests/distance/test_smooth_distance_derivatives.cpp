@@ -160,11 +160,15 @@ TEST(SmoothDistanceDerivatives, LineLineRandom) {
 // models, a margin of 10 over the measured worst. Below L = 1e-4 the gradient model
 // exceeds 1e-3 — double-precision differences cannot resolve the gradient there — so only the
 // Hessian, whose check stays tight, is compared.
-double conditioned_step(double L) { return std::cbrt(kEps * L * L); }
+double conditioned_step(double L) {
+    return std::cbrt(kEps * L * L);
+}
 double conditioned_gradient_tolerance(double L) {
     return 30.0 * std::pow(kEps / L, 2.0 / 3.0) / L;
 }
-double conditioned_hessian_tolerance(double L) { return 100.0 * std::pow(kEps / L, 2.0 / 3.0); }
+double conditioned_hessian_tolerance(double L) {
+    return 100.0 * std::pow(kEps / L, 2.0 / 3.0);
+}
 constexpr double kSmallestGradientCheckedL = 1e-4;
 
 void expect_within_conditioned(const WorstErrors& w, double L) {
@@ -178,7 +182,8 @@ void expect_within_conditioned(const WorstErrors& w, double L) {
 // A random unit vector orthogonal to the unit vector a.
 Vec3 orthogonal_unit(test::RandomPoints& rng, const Vec3& a) {
     Vec3 v;
-    do v = rng.unit_vector().cross(a); while (v.norm() < 0.1);
+    do v = rng.unit_vector().cross(a);
+    while (v.norm() < 0.1);
     return v.normalized();
 }
 
@@ -187,7 +192,7 @@ TEST(SmoothDistanceDerivatives, LineLineNearlyParallel) {
     for (const double theta : {1e-2, 1e-3, 1e-4, 1e-5, 1e-6}) {
         WorstErrors worst;
         while (worst.samples < 200) {
-            const Vec3 m = rng.unit_vector();       // common normal of the two lines
+            const Vec3 m = rng.unit_vector();         // common normal of the two lines
             const Vec3 da = orthogonal_unit(rng, m);  // direction of edge a
             const Vec3 db = std::cos(theta) * da + std::sin(theta) * m.cross(da);
             const Vec3 ca = rng.point(), cb = ca + rng.uniform(0.05, 0.5) * m;
@@ -233,7 +238,9 @@ TEST(SmoothDistanceDerivatives, PointPlaneSliverTriangle) {
 // ≈ h²/δ + ε/h, smallest at h = (εδ)^(1/3) with value ≈ 2 (ε²/δ)^(1/3). Hessian: the gradient
 // has absolute round-off ≈ ε and |f''''| = O(1), so h = 1e-6 gives ≈ 1e-12 + 2e-10.
 // Tolerances are 100 times these models.
-double small_distance_gradient_step(double delta) { return std::cbrt(kEps * delta); }
+double small_distance_gradient_step(double delta) {
+    return std::cbrt(kEps * delta);
+}
 double small_distance_gradient_tolerance(double delta) {
     return 100.0 * 2.0 * std::cbrt(kEps * kEps / delta);
 }
@@ -248,8 +255,8 @@ TEST(SmoothDistanceDerivatives, PointNearlyOnLine) {
             const Vec3 e0 = rng.point(), e1 = rng.point();
             if ((e1 - e0).norm() < 0.2) continue;
             const Vec3 dir = (e1 - e0).normalized();
-            const Vec3 p = e0 + rng.uniform(-0.5, 1.5) * (e1 - e0) +
-                           delta * orthogonal_unit(rng, dir);
+            const Vec3 p =
+                e0 + rng.uniform(-0.5, 1.5) * (e1 - e0) + delta * orthogonal_unit(rng, dir);
             accumulate(worst, kPointLine, test::stack<3>({p, e0, e1}),
                        small_distance_gradient_step(delta), kSmallDistanceHessianStep, 0.0, 1.0);
         }
@@ -270,8 +277,8 @@ TEST(SmoothDistanceDerivatives, PointNearlyOnPlane) {
             if (test::triangle_quality(t0, t1, t2) < 0.05) continue;
             if (std::min({(t1 - t0).norm(), (t2 - t1).norm(), (t0 - t2).norm()}) < 0.2) continue;
             const Vec3 n = (t1 - t0).cross(t2 - t0).normalized();
-            const Vec3 p = t0 + rng.uniform(-1, 1) * (t1 - t0) + rng.uniform(-1, 1) * (t2 - t0) +
-                           delta * n;
+            const Vec3 p =
+                t0 + rng.uniform(-1, 1) * (t1 - t0) + rng.uniform(-1, 1) * (t2 - t0) + delta * n;
             accumulate(worst, kPointPlane, test::stack<4>({p, t0, t1, t2}),
                        small_distance_gradient_step(delta), kSmallDistanceHessianStep, 0.0, 1.0);
         }
@@ -334,8 +341,8 @@ TEST(SmoothDistanceDerivatives, KnownGradientsAndHessians) {
     EXPECT_LT((g_ppl - expected12).norm(), 1e-14);
     // Line-line: x axis and the line along y at height 3 crossing above x = 5 with closest
     // points at ea = (5,0,0) (s = 5 on [0,1]-parametrised a) and eb = (5,0,3) (t = 0).
-    const Vec12 g_ll = line_line_distance_sq_gradient(Vec3(0, 0, 0), Vec3(1, 0, 0),
-                                                      Vec3(5, 0, 3), Vec3(5, 1, 3));
+    const Vec12 g_ll =
+        line_line_distance_sq_gradient(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(5, 0, 3), Vec3(5, 1, 3));
     // r = ea − eb = (0,0,−3); weights (1−s, s, −(1−t), −t) = (−4, 5, −1, 0).
     expected12 << 0, 0, 24, 0, 0, -30, 0, 0, 6, 0, 0, 0;
     EXPECT_LT((g_ll - expected12).norm(), 1e-13);

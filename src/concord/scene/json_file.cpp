@@ -97,6 +97,11 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& sourc
         std::string what = e.what();
         auto at = what.find(" at line ");
         if (at != std::string::npos) what = what.substr(at + 1);
+        // A one-line document (a frames.jsonl line) has only columns worth naming.
+        const std::string first_line = "at line 1, column";
+        if (text.find('\n') == std::string::npos && what.rfind(first_line, 0) == 0) {
+            what = "at column" + what.substr(first_line.size());
+        }
         throw InputError(source + ": invalid JSON " + what);
     } catch (const nlohmann::json::exception& e) {
         // Number overflow (e.g. 1e400) and similar: not a finite number.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "concord/math/types.hpp"
+#include "concord/solver/solver_params.hpp"
 
 namespace concord {
 
@@ -102,13 +103,20 @@ struct ContactSpec {
     bool operator==(const ContactSpec&) const = default;
 };
 
-/// Newton-solver settings of the single-machine simulator (extended by the solver-options work).
-struct SolverSpec {
-    int max_iterations = 100;
-    double tolerance = 1e-2;  ///< stop when ||dq||_inf / (h l) < tolerance (IPC criterion)
-    std::string linear_solver = "auto";  ///< auto | ldlt | cg
-    int cg_max_iterations = 1000;
-    double cg_tolerance = 1e-8;
+/// The scene's "solver" object: every option of solver/solver_params.hpp (read and written
+/// by scene/solver_params_json.hpp).
+///
+/// Transitional: the four members below mirror the scene keys of the first simulator, which
+/// the current scene parser still fills. World maps each one that differs from its default
+/// onto SolverParams (tolerance -> step_tol with convergence_mode step_norm, linear_solver ->
+/// linear.type, cg_max_iterations -> linear.max_iterations, cg_tolerance -> linear.tolerance).
+/// Once the parser calls parse_solver_params they stay at their defaults and can be removed,
+/// leaving `using SolverSpec = SolverParams;`.
+struct SolverSpec : SolverParams {
+    double tolerance = 1e-2;             ///< deprecated: use step_tol
+    std::string linear_solver = "auto";  ///< deprecated: use linear.type
+    int cg_max_iterations = 1000;        ///< deprecated: use linear.max_iterations
+    double cg_tolerance = 1e-8;          ///< deprecated: use linear.tolerance
 
     bool operator==(const SolverSpec&) const = default;
 };

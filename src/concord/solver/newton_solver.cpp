@@ -1,111 +1,222 @@
 #include "concord/solver/newton_solver.hpp"
 
-#include <chrono>
 #include <cmath>
+
+#include "concord/solver/line_search.hpp"
+#include "concord/solver/linear_solver.hpp"
+#include "concord/solver/residual_norm.hpp"
 
 namespace concord {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
+
+double seconds_since(SolverClock::time_point t0) {
+    return std::chrono::duration<double>(SolverClock::now() - t0).count();
 }
-}  // namespace
 
-NewtonResult newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool>& free_dof,
-                          const NewtonParams& params) {
-    NewtonResult res;
-    const Eigen::Index n = x.size();
-    std::vector<int> free_index(static_cast<std::size_t>(n), -1);
-    int num_free = 0;
-    for (Eigen::Index i = 0; i < n; ++i)
-        if (free_dof[static_cast<std::size_t>(i)]) free_index[static_cast<std::size_t>(i)] = num_free++;
-    if (num_free == 0) {
-        res.converged = true;
-        res.stop_reason = "no free degrees of freedom";
-        return res;
-    }
-
-    VecX g(n), dx(n), dx_free(num_free), rhs(num_free);
+// The unknowns' slice of the full DoF vector and the assembled Newton system over it.
+struct FreeSystem {
+    std::vector<int> index;  ///< full DoF -> unknown, -1 when fixed
+    int size = 0;
     std::vector<Eigen::Triplet<double>> triplets, free_triplets;
-    SparseMatrix H(num_free, num_free);
+    SparseMatrix H;
 
-    for (int it = 0; it < params.max_iterations; ++it) {
-        auto t0 = Clock::now();
-        problem.begin_iteration(x);
-        g.setZero();
-        problem.gradient(x, g);
+    explicit FreeSystem(const std::vector<bool>& free_dof) : index(free_dof.size(), -1) {
+        for (std::size_t i = 0; i < free_dof.size(); ++i)
+            if (free_dof[i]) index[i] = size++;
+        H.resize(size, size);
+    }
+    VecX gather(const VecX& full) const {
+        VecX out(size);
+        for (std::size_t i = 0; i < index.size(); ++i)
+            if (index[i] >= 0) out[index[i]] = full[static_cast<Eigen::Index>(i)];
+        return out;
+    }
+    VecX scatter(const VecX& free) const {
+        VecX out = VecX::Zero(static_cast<Eigen::Index>(index.size()));
+        for (std::size_t i = 0; i < index.size(); ++i)
+            if (index[i] >= 0) out[static_cast<Eigen::Index>(i)] = free[index[i]];
+        return out;
+    }
+    void assemble(NewtonProblem& problem, const VecX& x, bool project) {
         triplets.clear();
-        problem.hessian(x, triplets);
+        problem.hessian(x, triplets, project);
         free_triplets.clear();
         free_triplets.reserve(triplets.size());
         for (const auto& t : triplets) {
-            const int r = free_index[static_cast<std::size_t>(t.row())];
-            const int c = free_index[static_cast<std::size_t>(t.col())];
+            const int r = index[static_cast<std::size_t>(t.row())];
+            const int c = index[static_cast<std::size_t>(t.col())];
             if (r >= 0 && c >= 0) free_triplets.emplace_back(r, c, t.value());
         }
         H.setFromTriplets(free_triplets.begin(), free_triplets.end());
-        for (Eigen::Index i = 0; i < n; ++i)
-            if (free_index[static_cast<std::size_t>(i)] >= 0) rhs[free_index[static_cast<std::size_t>(i)]] = -g[i];
-        res.t_assembly += seconds_since(t0);
-
-        t0 = Clock::now();
-        const LinearSolveResult ls = solve_linear_system(H, rhs, dx_free, params.linear);
-        res.t_linear += seconds_since(t0);
-        res.linear_iterations += ls.iterations;
-        if (!ls.success) {
-            // Fall back to gradient descent scaled by the diagonal: still a descent direction.
-            for (int i = 0; i < num_free; ++i) {
-                const double d = H.coeff(i, i);
-                dx_free[i] = rhs[i] / (d > 0 ? d : 1.0);
-            }
-        }
-        dx.setZero();
-        for (Eigen::Index i = 0; i < n; ++i)
-            if (free_index[static_cast<std::size_t>(i)] >= 0) dx[i] = dx_free[free_index[static_cast<std::size_t>(i)]];
-
-        res.iterations = it + 1;
-        res.last_step_measure = problem.step_measure(dx);
-        if (!std::isfinite(res.last_step_measure)) {
-            res.stop_reason = "non-finite Newton direction";
-            return res;
-        }
-        if (res.last_step_measure < params.tolerance) {
-            res.converged = true;
-            res.stop_reason = "step below tolerance";
-            return res;
-        }
-
-        t0 = Clock::now();
-        double alpha = problem.max_step(x, dx);
-        res.t_ccd += seconds_since(t0);
-        if (alpha < 1.0) ++res.ccd_limited;
-
-        t0 = Clock::now();
-        const double e0 = problem.energy(x);
-        const double slope = g.dot(dx);  // < 0 for a descent direction
-        VecX trial(n);
-        bool accepted = false;
-        for (int k = 0; k < params.max_line_search_trials && alpha > 0.0; ++k) {
-            trial = x + alpha * dx;
-            const double e = problem.energy(trial);
-            ++res.line_search_trials;
-            if (std::isfinite(e) && e <= e0 + params.armijo * alpha * std::min(slope, 0.0)) {
-                accepted = true;
-                break;
-            }
-            alpha *= params.backtrack;
-        }
-        res.t_line_search += seconds_since(t0);
-        if (!accepted) {
-            res.stop_reason = "line search failed";
-            return res;
-        }
-        x = trial;
-        problem.accepted(x);
     }
-    res.stop_reason = "max iterations";
-    return res;
+};
+
+// Preconditioned steepest descent -D^-1 g with D = |diag H| (1 where that is not usable):
+// a descent direction whatever H is.
+VecX fallback_direction(const SparseMatrix& H, const VecX& rhs) {
+    VecX d = H.diagonal().cwiseAbs();
+    VecX dx(rhs.size());
+    for (Eigen::Index i = 0; i < rhs.size(); ++i)
+        dx[i] = rhs[i] / (d[i] > 0 && std::isfinite(d[i]) ? d[i] : 1.0);
+    return dx;
+}
+
+}  // namespace
+
+NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool>& free_dof,
+                         const SolverParams& params,
+                         std::optional<SolverClock::time_point> deadline) {
+    NewtonStats st;
+    const auto t_start = SolverClock::now();
+    const double collision_start = problem.collision_seconds();
+    if (!deadline && params.max_time > 0.0)
+        deadline = t_start + std::chrono::duration_cast<SolverClock::duration>(
+                                 std::chrono::duration<double>(params.max_time));
+    auto finish = [&](ConvergenceStatus status, StopReason reason) {
+        st.status = status;
+        st.stop_reason = reason;
+        st.t_collision = problem.collision_seconds() - collision_start;
+        st.t_total = seconds_since(t_start);
+        return st;
+    };
+
+    FreeSystem sys(free_dof);
+    if (sys.size == 0) return finish(ConvergenceStatus::Converged, StopReason::Residual);
+    const ResidualNorm norm(problem.residual_groups(), free_dof);
+    const bool per_body = params.convergence_mode == ConvergenceMode::PerBodyWeighted;
+    const Eigen::Index n = x.size();
+    VecX g(n), rhs, dx_free, dx, x_new;
+    VecX rho0;
+    double measure0 = 0.0;
+    bool sticky_projection = false;  // IfFailAlways after a failure
+
+    // Phase timer: wall time of a phase minus the collision time the problem spent inside it.
+    auto timed = [&](double& phase, auto&& fn) {
+        const auto t0 = SolverClock::now();
+        const double c0 = problem.collision_seconds();
+        fn();
+        phase += seconds_since(t0) - (problem.collision_seconds() - c0);
+    };
+
+    for (int k = 0;; ++k) {
+        timed(st.t_assembly, [&] {
+            problem.begin_iteration(x);
+            g.setZero();
+            problem.gradient(x, g);
+        });
+        const VecX rho = norm.per_group(g);
+        const double measure = per_body ? rho.maxCoeff() : norm.l2(g);
+        st.residual_history.push_back(measure);
+
+        // Explosion control, then convergence, then the limits.
+        if (!std::isfinite(measure) || !x.allFinite())
+            return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
+        if (k == 0) {
+            rho0 = rho;
+            measure0 = measure;
+        } else if (params.explosion_control &&
+                   measure > params.divergence_factor * std::max(measure0, params.abs_tol)) {
+            return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
+        }
+        if (params.convergence_mode != ConvergenceMode::StepNorm) {
+            bool converged = true;
+            if (per_body) {
+                for (Eigen::Index b = 0; b < rho.size() && converged; ++b)
+                    converged = rho[b] <= params.abs_tol || (k > 0 && rho[b] <= params.rel_tol * rho0[b]);
+            } else {
+                converged = measure <= params.abs_tol || (k > 0 && measure <= params.rel_tol * measure0);
+            }
+            if (converged) return finish(ConvergenceStatus::Converged, StopReason::Residual);
+        }
+        if (k >= params.max_iterations)
+            return finish(ConvergenceStatus::Stopped, StopReason::MaxIterations);
+        if (deadline && SolverClock::now() >= *deadline)
+            return finish(ConvergenceStatus::Stopped, StopReason::MaxTime);
+
+        NewtonIteration it;
+        it.residual = measure;
+        ++st.iterations;
+        rhs = -sys.gather(g);
+
+        // Direction: Newton on the (projected) Hessian; a failed iteration (solve failure or
+        // no descent) is retried projected (IfFail*) or replaced by steepest descent.
+        auto newton_direction = [&](bool project) {
+            timed(st.t_assembly, [&] { sys.assemble(problem, x, project); });
+            LinearSolveResult ls;
+            timed(st.t_linear, [&] { ls = solve_linear_system(sys.H, rhs, dx_free, params.linear); });
+            it.psd_projected = project;
+            it.linear_solver = ls.used;
+            it.linear_iterations += ls.iterations;
+            it.linear_residual = ls.relative_residual;
+            st.linear_iterations += ls.iterations;
+            st.max_linear_residual = std::max(st.max_linear_residual, ls.relative_residual);
+            // rhs = -g over the unknowns, so descent means rhs . dx > 0.
+            return ls.success && dx_free.allFinite() && rhs.dot(dx_free) > 0.0;
+        };
+        const PsdProjectionMode mode = params.psd_projection;
+        const bool project = mode == PsdProjectionMode::Always || sticky_projection;
+        bool ok = newton_direction(project);
+        if (!ok && !project &&
+            (mode == PsdProjectionMode::IfFailRetry || mode == PsdProjectionMode::IfFailAlways)) {
+            it.psd_retry = true;
+            ++st.psd_retries;
+            if (mode == PsdProjectionMode::IfFailAlways) sticky_projection = true;
+            ok = newton_direction(true);
+        }
+        if (!ok) {
+            dx_free = fallback_direction(sys.H, rhs);
+            it.fallback_direction = true;
+            ++st.fallback_directions;
+        }
+
+        it.direction_norm = dx_free.norm();
+        if (it.direction_norm <= params.rel_step_tol * sys.gather(x).norm()) {
+            st.history.push_back(it);
+            return finish(ConvergenceStatus::Stopped, StopReason::RelativeStep);
+        }
+        dx = sys.scatter(dx_free);
+        st.last_step_measure = problem.step_measure(dx);
+        if (!std::isfinite(st.last_step_measure)) {
+            st.history.push_back(it);
+            return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
+        }
+        if (params.convergence_mode == ConvergenceMode::StepNorm &&
+            st.last_step_measure < params.step_tol) {
+            st.history.push_back(it);
+            return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
+        }
+
+        // CCD cap, then the line search along the capped segment.
+        LineSearchResult ls;
+        auto search = [&] {
+            timed(st.t_line_search, [&] {
+                it.max_step = problem.max_step(x, dx);
+                ls = line_search(problem, params, norm, per_body, x, dx, g, it.max_step, x_new);
+            });
+            if (it.max_step < 1.0) ++st.ccd_limited;
+            it.line_search_trials += ls.trials;
+            st.line_search_trials += ls.trials;
+        };
+        search();
+        if (!ls.improved && !params.stop_on_no_improvement && !it.fallback_direction) {
+            // Nothing along the Newton direction helps: try steepest descent once before
+            // giving up, since repeating the iteration would compute the same direction.
+            dx_free = fallback_direction(sys.H, rhs);
+            dx = sys.scatter(dx_free);
+            it.fallback_direction = true;
+            ++st.fallback_directions;
+            search();
+        }
+        if (!ls.improved) {
+            st.history.push_back(it);
+            return finish(ConvergenceStatus::Stopped, StopReason::NoImprovement);
+        }
+        it.step = ls.alpha;
+        st.history.push_back(it);
+        x = x_new;
+        timed(st.t_line_search, [&] { problem.accepted(x); });
+    }
 }
 
 }  // namespace concord

@@ -39,7 +39,6 @@ void IncrementalPotential::reset() {
     candidates_valid_ = false;
     contacts_current_ = false;
     peak_candidates_ = 0;
-    t_collision_ = 0.0;
     previous_min_distance_sq_ = std::numeric_limits<double>::infinity();
 }
 
@@ -116,16 +115,52 @@ void IncrementalPotential::split_gradients(const VecX& q, VecX& g_rest, VecX& g_
     g_barrier_unit = kappa > 0 ? VecX(gb / kappa) : VecX(gb);
 }
 
-void IncrementalPotential::hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H) {
+void IncrementalPotential::hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H,
+                                   bool project_psd) {
     const double h2 = config_.time_step * config_.time_step;
     const std::size_t before = H.size();
-    orthogonality_.add_hessian(x, H, true);
+    orthogonality_.add_hessian(x, H, project_psd);
     for (std::size_t i = before; i < H.size(); ++i)
         H[i] = Eigen::Triplet<double>(H[i].row(), H[i].col(), h2 * H[i].value());
-    inertia_.add_hessian(x, H, true);
-    kinematic_target_.add_hessian(x, H, true);
-    barrier_.add_hessian(x, H, true);
-    friction_.add_hessian(x, H, true);
+    inertia_.add_hessian(x, H, project_psd);
+    kinematic_target_.add_hessian(x, H, project_psd);
+    barrier_.add_hessian(x, H, project_psd);
+    friction_.add_hessian(x, H, project_psd);
+}
+
+bool IncrementalPotential::trial_gradient(const VecX& x, VecX& g) {
+    // Like energy(): the contact set at x from the candidates of the current segment.
+    const auto t0 = Clock::now();
+    const ContactSet trial = contact_set_at(x);
+    t_collision_ += seconds_since(t0);
+    if (trial.min_distance_sq <= 0.0) return false;
+    g = VecX::Zero(x.size());
+    barrier_.set_contacts(&trial);
+    gradient(x, g);
+    barrier_.set_contacts(&contacts_);
+    return true;
+}
+
+ResidualGroups IncrementalPotential::residual_groups() const {
+    // Body b's residual is h^2 times a generalised force: weight the translational part by the
+    // body's weight h^2 m g* and the affine part by its weight times its lever arm, so that
+    // gravity loading has norm ~1 (docs/solver.md).
+    const int num_bodies = static_cast<int>(config_.body_movable.size());
+    ResidualGroups groups;
+    groups.begin.resize(static_cast<std::size_t>(num_bodies) + 1);
+    groups.weight = VecX::Ones(12 * num_bodies);
+    const double h2 = config_.time_step * config_.time_step;
+    for (int b = 0; b <= num_bodies; ++b) groups.begin[static_cast<std::size_t>(b)] = 12 * b;
+    for (int b = 0; b < num_bodies; ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        if (i >= config_.body_mass.size() || i >= config_.body_lever_arm.size()) continue;
+        const double force = h2 * config_.body_mass[i] * config_.characteristic_acceleration;
+        const double torque = force * config_.body_lever_arm[i];
+        if (!(force > 0.0) || !(torque > 0.0)) continue;
+        groups.weight.segment<3>(12 * b).setConstant(1.0 / (force * force));
+        groups.weight.segment<9>(12 * b + 3).setConstant(1.0 / (torque * torque));
+    }
+    return groups;
 }
 
 double IncrementalPotential::ccd_step(const VecX& q0, const VecX& q1) {

@@ -15,7 +15,7 @@
 #include "concord/energy/friction_energy.hpp"
 #include "concord/energy/inertia_energy.hpp"
 #include "concord/energy/orthogonality_energy.hpp"
-#include "concord/solver/newton_solver.hpp"
+#include "concord/solver/newton_problem.hpp"
 
 namespace concord {
 
@@ -25,6 +25,12 @@ struct IncrementalPotentialConfig {
     double scene_scale = 1.0;  ///< l, the scene's bounding-box diagonal
     std::vector<double> body_radius;  ///< converts a change of A into a displacement
     std::vector<bool> body_movable;   ///< dynamic or kinematic
+    /// Per-body convergence weights (PerBodyWeighted, docs/solver.md): mass m_b, lever arm
+    /// L_b (largest |X| of a vertex) and the characteristic acceleration g* (|gravity|, or
+    /// standard gravity when there is none).
+    std::vector<double> body_mass;
+    std::vector<double> body_lever_arm;
+    double characteristic_acceleration = 9.81;
     CCDParams ccd;
 };
 
@@ -37,12 +43,14 @@ public:
 
     /// Forget cached candidates (call at the start of every Newton solve).
     void reset();
+    /// The time step h of the potential (its h^2 factors, the step measure and the weights).
+    void set_time_step(double h) { config_.time_step = h; }
+    double time_step() const { return config_.time_step; }
     /// Candidates and contacts at q from a fresh static broad phase.
     void refresh_contacts(const VecX& q);
     const ContactSet& contacts() const { return contacts_; }
     std::size_t num_candidates() const { return candidates_.size() + plane_candidates_.size(); }
     std::size_t peak_candidates() const { return peak_candidates_; }
-    double t_collision() const { return t_collision_; }
     /// Largest collision-free step from q0 to q1 (fraction in (0, 1]) by CCD over the swept
     /// candidates; also leaves those candidates cached for energies along the segment.
     double ccd_step(const VecX& q0, const VecX& q1);
@@ -55,10 +63,15 @@ public:
     void begin_iteration(const VecX& x) override;
     double energy(const VecX& x) override;
     void gradient(const VecX& x, VecX& g) override;
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H) override;
+    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H,
+                 bool project_psd) override;
+    bool trial_gradient(const VecX& x, VecX& g) override;
     double max_step(const VecX& x, const VecX& dx) override;
     double step_measure(const VecX& dx) override;
     void accepted(const VecX& x) override;
+    ResidualGroups residual_groups() const override;
+    /// Cumulative over the potential's lifetime (never reset).
+    double collision_seconds() const override { return t_collision_; }
 
     /// Barrier stiffness adaptation (IPC): doubles kappa (up to max) when the minimum distance
     /// keeps shrinking below a small fraction of the scene scale.

@@ -1,24 +1,76 @@
-// What one time step did: reported per frame in frames.jsonl and by World::last_stats().
+// What one time step did. StepStats is the per-frame summary (frames.jsonl, World::step());
+// SolverStats is the full record of the step's solves (World::solver_stats()).
 #pragma once
 
 #include <limits>
 #include <vector>
 
+#include "concord/solver/solver_stats.hpp"
+
 namespace concord {
 
 struct StepStats {
-    int newton_iterations = 0;
-    bool converged = false;       ///< Newton met its tolerance before max_iterations
+    ConvergenceStatus status = ConvergenceStatus::Converged;  ///< worst over islands and substeps
+    StopReason stop_reason = StopReason::Residual;            ///< of the worst solve
+    int newton_iterations = 0;    ///< per substep the largest island's count, summed
+    bool converged = false;       ///< status == Converged
+    double residual = 0.0;        ///< final convergence measure, largest over islands
     int contacts = 0;             ///< active barrier pairs (distance < dhat) at the end of the step
     int candidates = 0;           ///< broad-phase candidate pairs (peak over the step)
     double min_distance = std::numeric_limits<double>::infinity();  ///< over all contact pairs, m
     double barrier_stiffness = 0.0;
-    int line_search_trials = 0;   ///< energy evaluations in line searches
+    int line_search_trials = 0;   ///< function evaluations in line searches
     int ccd_limited_steps = 0;    ///< Newton iterations whose step was capped by CCD
     int linear_solver_iterations = 0;
-    double t_coll = 0.0;          ///< broad phase + CCD + contact set, s
-    double t_solve = 0.0;         ///< assembly + linear solves + line search energy, s
-    double t_frame = 0.0;         ///< whole step, s
+    int islands = 1;              ///< independent solves of the (last) substep
+    int substeps = 1;             ///< implicit steps taken (more than 1 after retry-halving)
+    int retries = 0;              ///< substeps redone with half the time step
+    double time_step = 0.0;       ///< smallest substep time step used, s
+    double t_coll = 0.0;          ///< broad phase + CCD + contact sets (+ islands), s
+    double t_assembly = 0.0;      ///< gradients and Hessians, s
+    double t_linear = 0.0;        ///< linear solves, s
+    double t_line_search = 0.0;   ///< line-search energy / residual evaluations, s
+    double t_solve = 0.0;         ///< t_assembly + t_linear + t_line_search, s
+    double t_frame = 0.0;         ///< whole step (wall clock), s
+};
+
+/// One island's part of a step: the Newton solves of its bodies.
+struct IslandStats {
+    std::vector<int> bodies;  ///< its movable bodies (world indices), sorted
+    ConvergenceStatus status = ConvergenceStatus::Converged;
+    StopReason stop_reason = StopReason::Residual;
+    std::vector<NewtonStats> solves;  ///< one per friction lag round, in order
+    int iterations = 0;               ///< summed over the solves
+    int contacts = 0;
+    double min_distance = std::numeric_limits<double>::infinity();
+};
+
+/// Everything the solver did in the last World::step(). Times are summed over islands (CPU
+/// seconds when islands run in parallel) except t_total, the step's wall time.
+struct SolverStats {
+    ConvergenceStatus status = ConvergenceStatus::Converged;
+    StopReason stop_reason = StopReason::Residual;
+    int nonlinear_iterations = 0;  ///< as StepStats::newton_iterations
+    double final_residual = 0.0;   ///< largest over islands of the last solve's final measure
+    int line_search_trials = 0;
+    int ccd_limited_steps = 0;
+    int linear_iterations = 0;
+    double max_linear_residual = 0.0;
+    int psd_retries = 0;
+    int fallback_directions = 0;
+
+    int substeps = 0;                 ///< accepted implicit steps (> 1 after retry-halving)
+    int retries = 0;                  ///< substeps redone with half the time step
+    double smallest_time_step = 0.0;  ///< s
+    bool islands_enabled = false;
+    bool island_fallback = false;  ///< a substep's islands were re-solved as one system
+    /// Islands of the last substep attempted (its islands were solved independently; a single
+    /// entry when islands are off or fell back).
+    std::vector<IslandStats> islands;
+
+    double t_islands = 0.0;  ///< island detection (broad phase over the step's motion bounds)
+    double t_collision = 0.0, t_assembly = 0.0, t_linear = 0.0, t_line_search = 0.0;
+    double t_total = 0.0;
 };
 
 }  // namespace concord

@@ -1,278 +1,436 @@
 #include "concord/world/world.hpp"
 
+#include <spdlog/spdlog.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 
-#include "concord/body/body_builder.hpp"
-#include "concord/collision/barrier/barrier.hpp"
+#include "concord/collision/broad_phase/body_pair_filter.hpp"
+#include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/math/error.hpp"
-#include "concord/world/initial_state_check.hpp"
+#include "concord/solver/solver_enum_names.hpp"
+#include "concord/world/islands.hpp"
 #include "concord/world/kinematic_motion.hpp"
-#include "concord/world/incremental_potential.hpp"
+#include "concord/world/step_system.hpp"
+#include "concord/world/world_model.hpp"
 
 namespace concord {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
+double seconds_since(SolverClock::time_point t0) {
+    return std::chrono::duration<double>(SolverClock::now() - t0).count();
 }
 
-// Weight of the energy that keeps kinematic bodies on their prescribed pose, relative to
-// their inertia: a contact force F moves a kinematic body off its path by about
-// h^2 F / (weight m), and the step ends by snapping it exactly onto the path when CCD allows.
-constexpr double kKinematicWeight = 1e6;
-
-double combined_friction(const std::optional<double>& a, const std::optional<double>& b,
-                         double fallback) {
-    if (a && b) return std::sqrt(*a * *b);
-    if (a) return *a;
-    if (b) return *b;
-    return fallback;
-}
+// Retry-halving grows the time step back after this many converged substeps in a row.
+constexpr int kGrowAfterSuccesses = 2;
 
 }  // namespace
 
+SolverParams resolve_solver_spec(const SolverSpec& spec) {
+    SolverParams p = spec;
+    const SolverSpec defaults;
+    if (spec.tolerance != defaults.tolerance) {
+        p.step_tol = spec.tolerance;
+        p.convergence_mode = ConvergenceMode::StepNorm;
+    }
+    if (spec.linear_solver != defaults.linear_solver) {
+        const auto type = enum_from_string<LinearSolverType>(spec.linear_solver);
+        if (!type)
+            throw InputError("solver.linear_solver: expected one of " +
+                             enum_name_list<LinearSolverType>() + ", got \"" + spec.linear_solver + "\"");
+        p.linear.type = *type;
+    }
+    if (spec.cg_max_iterations != defaults.cg_max_iterations)
+        p.linear.max_iterations = spec.cg_max_iterations;
+    if (spec.cg_tolerance != defaults.cg_tolerance) p.linear.tolerance = spec.cg_tolerance;
+    return p;
+}
+
+/// The result of one implicit substep, not yet committed to the world's state.
+struct SubstepOutcome {
+    ConvergenceStatus status = ConvergenceStatus::Converged;
+    StopReason stop_reason = StopReason::Residual;
+    VecX x;
+    double kappa = 0.0;
+    bool island_fallback = false;
+    double t_islands = 0.0;
+    std::vector<SystemStepResult> results;
+    std::vector<std::vector<int>> island_bodies;  ///< movable bodies of each result
+};
+
 struct World::Impl {
-    SceneSpec spec;
-    std::vector<AffineBody> bodies;
-    std::vector<HalfSpace> planes;
-    std::vector<std::optional<double>> plane_friction;
-    ContactSurface surface;
-    std::vector<bool> movable, dynamic, free_dof;
+    WorldModel model;
+    SolverParams params;
+    std::unique_ptr<StepSystem> whole;  ///< every body: islands off, a single island, fallback
+    std::map<std::vector<int>, std::unique_ptr<StepSystem>> island_systems;
+    BroadPhase island_broad_phase;
+
+    // The evolving state (WorldState).
     VecX q, q_dot;
-    std::vector<Vec12> external_acceleration;  ///< M^-1 f_ext per body (gravity and forces)
+    std::vector<Vec12> external_acceleration;
     double time = 0.0;
     int steps = 0;
-    double scene_scale = 1.0;
-    double kappa = 0.0, kappa_min = 0.0, kappa_max = 0.0;
-    StepStats stats;
+    double kappa = 0.0;
+    int level = 0, level_successes = 0;
 
-    std::unique_ptr<InertiaEnergy> inertia, kinematic_target;
-    std::unique_ptr<OrthogonalityEnergy> orthogonality;
-    std::unique_ptr<BarrierEnergy> barrier;
-    std::unique_ptr<FrictionEnergy> friction;
-    std::unique_ptr<IncrementalPotential> potential;
+    StepStats stats;
+    SolverStats solver_stats;
 
     explicit Impl(const SceneSpec& s);
-    void init_barrier_stiffness_bounds();
-    void choose_barrier_stiffness(const VecX& x);
-    std::vector<double> contact_friction(const ContactSet& c) const;
+    WorldState capture() const;
+    void restore(const WorldState& s);
+    SubstepOutcome advance(double h, double t_end, std::optional<SolverClock::time_point> deadline);
+    void solve_systems(const std::vector<StepSystem*>& systems, const StepInput& in,
+                       std::optional<SolverClock::time_point> deadline, SubstepOutcome& out);
+    void commit(const SubstepOutcome& o, double h, double t_end);
+    void record(const SubstepOutcome& o, bool final_attempt);
+    void log_step() const;
     void step();
 };
 
-World::Impl::Impl(const SceneSpec& s) : spec(s) {
-    if (!(spec.time_step > 0) || !std::isfinite(spec.time_step))
-        throw InputError("time_step must be a positive number");
-    if (!(spec.contact.dhat > 0) || !std::isfinite(spec.contact.dhat))
-        throw InputError("contact.dhat must be a positive number");
-    bodies.reserve(spec.bodies.size());
-    for (const auto& b : spec.bodies) bodies.push_back(build_body(b));
-    for (const auto& p : spec.planes) {
-        planes.push_back({p.point, p.normal.normalized()});
-        plane_friction.push_back(p.friction);
-    }
-    surface = build_contact_surface(bodies);
-
-    const int B = static_cast<int>(bodies.size());
+World::Impl::Impl(const SceneSpec& s) : model(build_world_model(s)) {
+    params = resolve_solver_spec(s.solver);
+    validate_solver_params(params);
+    const int B = model.num_bodies();
+    std::vector<int> all(static_cast<std::size_t>(B));
+    for (int b = 0; b < B; ++b) all[static_cast<std::size_t>(b)] = b;
+    whole = std::make_unique<StepSystem>(model, all, &model.surface);
     q = VecX::Zero(12 * B);
     q_dot = VecX::Zero(12 * B);
-    std::vector<Mat12> masses, kinematic_masses;
-    std::vector<double> orth_weights;
     for (int b = 0; b < B; ++b) {
-        const AffineBody& body = bodies[b];
-        const BodySpec& bs = spec.bodies[b];
+        const AffineBody& body = model.bodies[static_cast<std::size_t>(b)];
+        const BodySpec& bs = s.bodies[static_cast<std::size_t>(b)];
         q.segment<12>(12 * b) = body.q_initial;
-        movable.push_back(body.motion != MotionType::Static);
-        dynamic.push_back(body.motion == MotionType::Dynamic);
-        for (int k = 0; k < 12; ++k) free_dof.push_back(movable.back());
         if (body.is_dynamic())
-            q_dot.segment<12>(12 * b) = affine_velocity(body.q_initial, body.mass_properties.center_of_mass,
-                                                        bs.velocity, bs.angular_velocity);
-        masses.push_back(body.mass_matrix);
-        kinematic_masses.push_back(kKinematicWeight * body.mass_matrix);
-        orth_weights.push_back(body.is_dynamic() ? body.stiffness * body.mass_properties.volume : 0.0);
-        // Gravity accelerates every point equally: M^-1 f_gravity = [g, 0]. A constant force at
-        // the centre of mass adds M^-1 J(c)^T f.
-        Vec12 a = Vec12::Zero();
-        a.head<3>() = spec.gravity;
-        if (body.external_force.squaredNorm() > 0) {
-            const Vec12 f = affine_jacobian_transpose(body.mass_properties.center_of_mass, body.external_force);
-            a += body.mass_matrix.ldlt().solve(f);
+            q_dot.segment<12>(12 * b) = affine_velocity(
+                body.q_initial, body.mass_properties.center_of_mass, bs.velocity, bs.angular_velocity);
+    }
+    external_acceleration = model.initial_external_acceleration;
+    kappa = model.kappa_min;
+}
+
+WorldState World::Impl::capture() const {
+    WorldState s;
+    s.time = time;
+    s.steps = steps;
+    s.q = q;
+    s.q_dot = q_dot;
+    s.barrier_stiffness = kappa;
+    s.time_step_level = level;
+    s.level_successes = level_successes;
+    return s;
+}
+
+void World::Impl::restore(const WorldState& s) {
+    if (s.q.size() != q.size() || s.q_dot.size() != q_dot.size())
+        throw InputError("world state has " + std::to_string(s.q.size() / 12) +
+                         " bodies, the world has " + std::to_string(q.size() / 12));
+    if (!s.q.allFinite() || !s.q_dot.allFinite() || !std::isfinite(s.time) ||
+        !std::isfinite(s.barrier_stiffness))
+        throw InputError("world state is not finite");
+    time = s.time;
+    steps = s.steps;
+    q = s.q;
+    q_dot = s.q_dot;
+    kappa = s.barrier_stiffness;
+    level = std::max(0, s.time_step_level);
+    level_successes = std::max(0, s.level_successes);
+}
+
+void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const StepInput& in,
+                                std::optional<SolverClock::time_point> deadline,
+                                SubstepOutcome& out) {
+    const std::size_t n = systems.size();
+    auto for_each = [&](auto&& fn) {
+        if (n == 1) {
+            fn(std::size_t(0));
+        } else {
+            tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) { fn(i); });
         }
-        external_acceleration.push_back(a);
-    }
-    std::vector<bool> kinematic(static_cast<std::size_t>(B));
-    for (int b = 0; b < B; ++b) kinematic[b] = bodies[b].motion == MotionType::Kinematic;
-
-    // Scene scale l: diagonal of the bounding box of every body in its initial pose.
-    AABB box;
-    const Vertices x0 = surface.positions(q);
-    for (Eigen::Index v = 0; v < x0.rows(); ++v) box.expand(Vec3(x0.row(v).transpose()));
-    scene_scale = box.empty() ? 1.0 : std::max(box.diagonal(), 1e-9);
-
-    check_initial_state(bodies, surface, q, planes, spec.contact.dhat);
-
-    inertia = std::make_unique<InertiaEnergy>(masses, dynamic);
-    kinematic_target = std::make_unique<InertiaEnergy>(kinematic_masses, kinematic, "kinematic_target");
-    orthogonality = std::make_unique<OrthogonalityEnergy>(orth_weights);
-    barrier = std::make_unique<BarrierEnergy>(surface, planes, movable, spec.contact.dhat);
-    friction = std::make_unique<FrictionEnergy>(surface, movable);
-
-    IncrementalPotentialConfig cfg;
-    cfg.time_step = spec.time_step;
-    cfg.dhat = spec.contact.dhat;
-    cfg.scene_scale = scene_scale;
-    for (const auto& b : bodies) cfg.body_radius.push_back(b.bounding_radius);
-    cfg.body_movable = movable;
-    potential = std::make_unique<IncrementalPotential>(surface, planes, cfg, *inertia, *orthogonality,
-                                                       *kinematic_target, *barrier, *friction);
-    init_barrier_stiffness_bounds();
-}
-
-void World::Impl::init_barrier_stiffness_bounds() {
-    if (spec.contact.barrier_stiffness > 0) {
-        kappa = kappa_min = kappa_max = spec.contact.barrier_stiffness;
-        potential->set_stiffness_bounds(kappa_max);
-        barrier->set_stiffness(kappa);
-        return;
-    }
-    // IPC (Li et al. 2020, Sec. 4.3 and supplement): kappa_min makes the barrier able to hold
-    // an average nodal mass at a distance of 1e-8 l; kappa_max = 100 kappa_min. The nodal mass
-    // of an affine body is its mass over its vertex count.
-    double nodal_mass = 0.0;
-    int count = 0;
-    for (const auto& b : bodies)
-        if (b.is_dynamic()) {
-            nodal_mass += b.mass_properties.mass / std::max(1, b.mesh.num_vertices());
-            ++count;
+    };
+    // IPC's stiffness balance over the whole world: the sums of the systems, in system order.
+    std::vector<StiffnessBalance> balance(n);
+    for_each([&](std::size_t i) { balance[i] = systems[i]->prepare(in, kappa); });
+    double k = kappa;
+    if (model.spec.contact.barrier_stiffness <= 0) {
+        bool contacts = false;
+        double dot = 0.0, norm_sq = 0.0;
+        for (const auto& b : balance) {
+            contacts = contacts || b.has_contacts;
+            dot += b.dot;
+            norm_sq += b.norm_sq;
         }
-    nodal_mass = count > 0 ? nodal_mass / count : 1.0;
-    const double dhat_sq = spec.contact.dhat * spec.contact.dhat;
-    double d0 = 1e-8 * scene_scale;
-    d0 *= d0;
-    if (d0 >= dhat_sq) d0 = 0.5 * dhat_sq;
-    kappa_min = 1e11 * nodal_mass / (4.0 * d0 * barrier_second_derivative(d0, dhat_sq));
-    kappa_max = 100.0 * kappa_min;
-    kappa = kappa_min;
-    potential->set_stiffness_bounds(kappa_max);
-    barrier->set_stiffness(kappa);
-}
-
-void World::Impl::choose_barrier_stiffness(const VecX& x) {
-    if (spec.contact.barrier_stiffness > 0) return;
-    if (potential->contacts().size() == 0) return;
-    // Balance the barrier gradient against the rest of the potential's gradient.
-    VecX g_rest, g_unit;
-    potential->split_gradients(x, g_rest, g_unit);
-    const double gg = g_unit.squaredNorm();
-    if (gg > 0) {
-        const double suggested = std::clamp(-g_unit.dot(g_rest) / gg, kappa_min, kappa_max);
-        kappa = std::max(kappa, suggested);
+        if (contacts && norm_sq > 0)
+            k = std::max(k, std::clamp(-dot / norm_sq, model.kappa_min, model.kappa_max));
     }
-    barrier->set_stiffness(kappa);
+    out.results.assign(n, {});
+    for_each([&](std::size_t i) { out.results[i] = systems[i]->solve(k, params, deadline); });
+    out.island_bodies.clear();
+    out.x = q;
+    out.kappa = k;
+    out.status = ConvergenceStatus::Converged;
+    out.stop_reason = StopReason::Residual;
+    for (std::size_t i = 0; i < n; ++i) {
+        const SystemStepResult& r = out.results[i];
+        systems[i]->scatter(r.x, out.x);
+        out.island_bodies.push_back(systems[i]->movable_bodies());
+        out.kappa = std::max(out.kappa, r.barrier_stiffness);
+        if (static_cast<int>(r.status) > static_cast<int>(out.status)) {
+            out.status = r.status;
+            out.stop_reason = r.stop_reason;
+        }
+    }
 }
 
-std::vector<double> World::Impl::contact_friction(const ContactSet& c) const {
-    std::vector<double> mu;
-    const double base = spec.contact.friction;
-    auto body_mu = [&](int v) { return bodies[static_cast<std::size_t>(surface.body_of_vertex(v))].friction; };
-    for (const auto& p : c.point_triangle)
-        mu.push_back(combined_friction(body_mu(p.vertex), body_mu(surface.mesh.faces(p.face, 0)), base));
-    for (const auto& p : c.edge_edge)
-        mu.push_back(combined_friction(body_mu(surface.mesh.edges(p.edge_a, 0)),
-                                       body_mu(surface.mesh.edges(p.edge_b, 0)), base));
-    for (const auto& p : c.point_plane)
-        mu.push_back(combined_friction(body_mu(p.vertex), plane_friction[static_cast<std::size_t>(p.plane)], base));
-    return mu;
+SubstepOutcome World::Impl::advance(double h, double t_end,
+                                    std::optional<SolverClock::time_point> deadline) {
+    SubstepOutcome out;
+    const int B = model.num_bodies();
+    VecX q_tilde = q, target = q;
+    for (int b = 0; b < B; ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        if (model.dynamic[i])
+            q_tilde.segment<12>(12 * b) += h * q_dot.segment<12>(12 * b) + h * h * external_acceleration[i];
+        else if (model.kinematic[i])
+            target.segment<12>(12 * b) =
+                kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial, t_end);
+    }
+    const StepInput in{q, q_tilde, target, h};
+
+    std::vector<StepSystem*> systems;
+    MotionBounds bounds;
+    const int num_movable = static_cast<int>(std::count(model.movable.begin(), model.movable.end(), true));
+    if (params.islands && num_movable > 1 && q_tilde.allFinite()) {
+        const auto t0 = SolverClock::now();
+        VecX q_predicted = q_tilde;
+        for (int b = 0; b < B; ++b)
+            if (model.kinematic[static_cast<std::size_t>(b)])
+                q_predicted.segment<12>(12 * b) = target.segment<12>(12 * b);
+        const double dhat = model.spec.contact.dhat;
+        bounds = step_motion_bounds(model.surface, q, q_predicted, dhat);
+        BroadPhaseParams bp;
+        bp.dhat = dhat;
+        std::vector<std::uint8_t> is_static(static_cast<std::size_t>(B));
+        for (int b = 0; b < B; ++b) is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
+        bp.body_pair_filter = skip_static_pairs(std::move(is_static));
+        const Candidates c = island_broad_phase.find(model.surface.mesh, bounds.lo, bounds.hi, bp);
+        const std::vector<Island> islands =
+            find_islands(model.movable, candidate_body_pairs(model.surface.mesh, c));
+        if (islands.size() > 1) {
+            std::map<std::vector<int>, std::unique_ptr<StepSystem>> kept;
+            for (const Island& island : islands) {
+                std::vector<int> key = island.bodies();
+                auto it = island_systems.find(key);
+                std::unique_ptr<StepSystem> sys =
+                    it != island_systems.end() ? std::move(it->second)
+                                               : std::make_unique<StepSystem>(model, key);
+                systems.push_back(sys.get());
+                kept.emplace(std::move(key), std::move(sys));
+            }
+            island_systems = std::move(kept);  // systems of islands that no longer exist go
+        }
+        out.t_islands = seconds_since(t0);
+    }
+    if (systems.empty()) {
+        solve_systems({whole.get()}, in, deadline, out);
+        return out;
+    }
+    solve_systems(systems, in, deadline, out);
+    if (out.status == ConvergenceStatus::Diverged) return out;
+    // The islands were found assuming every vertex stays in its motion bounds; if one left
+    // them, bodies of different islands may have come within dhat: solve as one system.
+    const auto t0 = SolverClock::now();
+    const bool contained = within_bounds(bounds, model.surface.positions(out.x));
+    out.t_islands += seconds_since(t0);
+    if (!contained) {
+        const double t_islands = out.t_islands;
+        out = SubstepOutcome{};
+        solve_systems({whole.get()}, in, deadline, out);
+        out.island_fallback = true;
+        out.t_islands = t_islands;
+    }
+    return out;
+}
+
+void World::Impl::commit(const SubstepOutcome& o, double h, double t_end) {
+    q_dot = (o.x - q) / h;
+    for (int b = 0; b < model.num_bodies(); ++b)
+        if (!model.movable[static_cast<std::size_t>(b)]) q_dot.segment<12>(12 * b).setZero();
+    q = o.x;
+    time = t_end;
+    kappa = o.kappa;
+}
+
+// Folds a substep attempt into the step's statistics. Work counters add up over every
+// attempt (retried ones included); the end-of-step quantities are those of the last attempt.
+void World::Impl::record(const SubstepOutcome& o, bool final_attempt) {
+    SolverStats& ss = solver_stats;
+    int largest_island_iterations = 0;
+    double residual = 0.0;
+    int contacts = 0, candidates = 0;
+    double min_distance = std::numeric_limits<double>::infinity();
+    ss.islands.clear();
+    for (std::size_t i = 0; i < o.results.size(); ++i) {
+        const SystemStepResult& r = o.results[i];
+        IslandStats is;
+        is.bodies = o.island_bodies[i];
+        is.status = r.status;
+        is.stop_reason = r.stop_reason;
+        is.solves = r.solves;
+        is.iterations = r.iterations;
+        is.contacts = r.contacts;
+        is.min_distance = r.min_distance;
+        ss.islands.push_back(std::move(is));
+        largest_island_iterations = std::max(largest_island_iterations, r.iterations);
+        contacts += r.contacts;
+        candidates += r.candidates;
+        min_distance = std::min(min_distance, r.min_distance);
+        ss.t_collision += r.t_collision;
+        for (const NewtonStats& n : r.solves) {
+            ss.line_search_trials += n.line_search_trials;
+            ss.ccd_limited_steps += n.ccd_limited;
+            ss.linear_iterations += n.linear_iterations;
+            ss.max_linear_residual = std::max(ss.max_linear_residual, n.max_linear_residual);
+            ss.psd_retries += n.psd_retries;
+            ss.fallback_directions += n.fallback_directions;
+            ss.t_collision += n.t_collision;
+            ss.t_assembly += n.t_assembly;
+            ss.t_linear += n.t_linear;
+            ss.t_line_search += n.t_line_search;
+        }
+        if (!r.solves.empty()) residual = std::max(residual, r.solves.back().final_residual());
+    }
+    ss.nonlinear_iterations += largest_island_iterations;
+    ss.island_fallback = ss.island_fallback || o.island_fallback;
+    ss.t_islands += o.t_islands;
+    if (final_attempt) {
+        ss.status = worst(ss.status, o.status);
+        if (o.status == ss.status) ss.stop_reason = o.stop_reason;
+        ss.final_residual = residual;
+        stats.contacts = contacts;
+        stats.min_distance = min_distance;
+    }
+    stats.candidates = std::max(stats.candidates, candidates);
+    stats.islands = static_cast<int>(o.results.size());
+}
+
+void World::Impl::log_step() const {
+    if (params.verbosity == Verbosity::Silent) return;
+    const SolverStats& ss = solver_stats;
+    if (params.verbosity == Verbosity::Verbose) {
+        for (std::size_t i = 0; i < ss.islands.size(); ++i) {
+            const IslandStats& is = ss.islands[i];
+            for (std::size_t s = 0; s < is.solves.size(); ++s) {
+                const NewtonStats& n = is.solves[s];
+                for (std::size_t k = 0; k < n.history.size(); ++k) {
+                    const NewtonIteration& it = n.history[k];
+                    spdlog::info(
+                        "  island {} ({} bodies) solve {} iteration {}: residual {:.3e} |dq| {:.3e} "
+                        "ccd {:.3g} step {:.3g} trials {} linear {} x{} residual {:.2e}{}{}{}",
+                        i, is.bodies.size(), s, k + 1, it.residual, it.direction_norm, it.max_step,
+                        it.step, it.line_search_trials, to_string(it.linear_solver),
+                        it.linear_iterations, it.linear_residual, it.psd_projected ? " psd" : "",
+                        it.psd_retry ? " retried" : "", it.fallback_direction ? " fallback" : "");
+                }
+                spdlog::info("  island {} solve {}: {} ({}), residual {:.3e} after {} iterations", i,
+                             s, to_string(n.status), to_string(n.stop_reason), n.final_residual(),
+                             n.iterations);
+            }
+        }
+    }
+    spdlog::info("step {} t={:.6g}: {} ({}), {} iterations, residual {:.3e}, {} island(s){}, "
+                 "{} substep(s), {} retries, {:.3g} ms",
+                 steps, time, to_string(ss.status), to_string(ss.stop_reason),
+                 ss.nonlinear_iterations, ss.final_residual, ss.islands.size(),
+                 ss.island_fallback ? " (fell back to one system)" : "", ss.substeps, ss.retries,
+                 1e3 * ss.t_total);
 }
 
 void World::Impl::step() {
-    const auto t_start = Clock::now();
-    const double h = spec.time_step;
-    const int B = static_cast<int>(bodies.size());
-    const VecX q_start = q;
-
-    VecX q_tilde = q, target = q;
-    for (int b = 0; b < B; ++b) {
-        if (dynamic[b])
-            q_tilde.segment<12>(12 * b) += h * q_dot.segment<12>(12 * b) + h * h * external_acceleration[b];
-        else if (bodies[b].motion == MotionType::Kinematic)
-            target.segment<12>(12 * b) = kinematic_state(bodies[b].kinematic, bodies[b].q_initial, time + h);
-    }
-    inertia->set_predicted(q_tilde);
-    kinematic_target->set_predicted(target);
-
+    const auto t_start = SolverClock::now();
     stats = StepStats{};
-    potential->reset();
-    potential->refresh_contacts(q);
-    choose_barrier_stiffness(q);
-    friction->clear();
+    solver_stats = SolverStats{};
+    solver_stats.islands_enabled = params.islands;
+    const double h = model.spec.time_step;
+    const bool retry = params.on_failure == FailurePolicy::RetryHalving;
+    const int max_level = retry ? params.max_halvings : 0;
+    std::optional<SolverClock::time_point> deadline;
+    if (params.max_time > 0)
+        deadline = t_start + std::chrono::duration_cast<SolverClock::duration>(
+                                 std::chrono::duration<double>(params.max_time));
 
-    NewtonParams np;
-    np.max_iterations = spec.solver.max_iterations;
-    np.tolerance = spec.solver.tolerance;
-    np.linear.cg_max_iterations = spec.solver.cg_max_iterations;
-    np.linear.cg_tolerance = spec.solver.cg_tolerance;
-    if (spec.solver.linear_solver == "ldlt") np.linear.type = LinearSolverType::LDLT;
-    else if (spec.solver.linear_solver == "cg") np.linear.type = LinearSolverType::CG;
-
-    VecX x = q;
-    const bool has_friction = spec.contact.friction > 0 ||
-                              std::any_of(bodies.begin(), bodies.end(), [](const AffineBody& b) { return b.friction && *b.friction > 0; }) ||
-                              std::any_of(plane_friction.begin(), plane_friction.end(), [](const auto& f) { return f && *f > 0; });
-    const int lag_rounds = has_friction ? std::max(1, spec.contact.friction_iterations) : 1;
-    double t_solve = 0.0;
-    for (int lag = 0; lag < lag_rounds; ++lag) {
-        if (has_friction) {
-            // Lag the friction at the current iterate (the step's start in the first round).
-            potential->refresh_contacts(x);
-            const ContactSet& c = potential->contacts();
-            friction->lag(c, planes, x, barrier->normal_forces(x), contact_friction(c), q_start,
-                          spec.contact.friction_velocity * h);
+    // The step is cut into 2^max_level ticks; a substep at level k covers 2^(max_level - k) of
+    // them, so substep ends are exact binary fractions of h and the step ends at t0 + h exactly.
+    const WorldState start = capture();
+    const double t0 = time;
+    const long long total = 1LL << max_level;
+    long long done = 0;
+    level = std::min(level, max_level);
+    double smallest = h;
+    bool diverged = false;
+    while (done < total) {
+        const long long size = 1LL << (max_level - level);
+        const double dt = std::ldexp(h, -level);
+        const double t_end = done + size == total ? t0 + h
+                                                  : t0 + std::ldexp(h * static_cast<double>(done + size), -max_level);
+        const SubstepOutcome o = advance(dt, t_end, deadline);
+        const bool failed = o.status == ConvergenceStatus::Diverged ||
+                            (retry && o.status == ConvergenceStatus::Stopped);
+        if (failed && retry && level < max_level) {
+            record(o, false);
+            ++level;
+            level_successes = 0;
+            ++solver_stats.retries;
+            continue;  // nothing was committed: the state is still the substep's start
         }
-        potential->reset();
-        const auto t0 = Clock::now();
-        const NewtonResult r = newton_solve(*potential, x, free_dof, np);
-        t_solve += seconds_since(t0);
-        stats.newton_iterations += r.iterations;
-        stats.converged = r.converged;
-        stats.line_search_trials += r.line_search_trials;
-        stats.ccd_limited_steps += r.ccd_limited;
-        stats.linear_solver_iterations += r.linear_iterations;
-        stats.candidates = std::max<int>(stats.candidates, static_cast<int>(potential->peak_candidates()));
-        stats.t_coll += potential->t_collision();
-    }
-
-    // Put kinematic bodies exactly on their prescribed pose when nothing is in the way.
-    bool any_kinematic = false;
-    VecX snapped = x;
-    for (int b = 0; b < B; ++b)
-        if (bodies[b].motion == MotionType::Kinematic) {
-            snapped.segment<12>(12 * b) = target.segment<12>(12 * b);
-            any_kinematic = true;
+        record(o, true);
+        if (o.status == ConvergenceStatus::Diverged) {
+            diverged = true;
+            break;
         }
-    if (any_kinematic && (snapped - x).squaredNorm() > 0) {
-        if (potential->ccd_step(x, snapped) >= 1.0 && std::isfinite(potential->energy(snapped))) x = snapped;
+        commit(o, dt, t_end);
+        smallest = std::min(smallest, dt);
+        ++solver_stats.substeps;
+        done += size;
+        if (retry && level > 0) {
+            level_successes = o.status == ConvergenceStatus::Converged ? level_successes + 1 : 0;
+            if (level_successes >= kGrowAfterSuccesses && done % (2 * size) == 0) {
+                --level;
+                level_successes = 0;
+            }
+        }
     }
-
-    potential->refresh_contacts(x);
-    stats.contacts = static_cast<int>(potential->contacts().size());
-    stats.min_distance = potential->min_distance();
-    stats.candidates = std::max<int>(stats.candidates, static_cast<int>(potential->num_candidates()));
-    stats.barrier_stiffness = barrier->stiffness();
-    kappa = barrier->stiffness();
-
-    q_dot = (x - q_start) / h;
-    for (int b = 0; b < B; ++b)
-        if (!movable[b]) q_dot.segment<12>(12 * b).setZero();
-    q = x;
-    time += h;
-    ++steps;
-    stats.t_frame = seconds_since(t_start);
-    stats.t_solve = t_solve - stats.t_coll;  // the collision part of the solves is in t_coll
-    if (stats.t_solve < 0) stats.t_solve = 0;
+    if (diverged) {
+        restore(start);
+    } else {
+        ++steps;
+    }
+    SolverStats& ss = solver_stats;
+    ss.smallest_time_step = smallest;
+    ss.t_total = seconds_since(t_start);
+    stats.status = ss.status;
+    stats.stop_reason = ss.stop_reason;
+    stats.converged = ss.status == ConvergenceStatus::Converged;
+    stats.newton_iterations = ss.nonlinear_iterations;
+    stats.residual = ss.final_residual;
+    stats.barrier_stiffness = kappa;
+    stats.line_search_trials = ss.line_search_trials;
+    stats.ccd_limited_steps = ss.ccd_limited_steps;
+    stats.linear_solver_iterations = ss.linear_iterations;
+    stats.substeps = std::max(1, ss.substeps);
+    stats.retries = ss.retries;
+    stats.time_step = smallest;
+    stats.t_coll = ss.t_collision + ss.t_islands;
+    stats.t_assembly = ss.t_assembly;
+    stats.t_linear = ss.t_linear;
+    stats.t_line_search = ss.t_line_search;
+    stats.t_solve = ss.t_assembly + ss.t_linear + ss.t_line_search;
+    stats.t_frame = ss.t_total;
+    log_step();
 }
 
 World::World(const SceneSpec& spec) : impl_(std::make_unique<Impl>(spec)) {}
@@ -280,9 +438,11 @@ World::~World() = default;
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 
-const SceneSpec& World::spec() const { return impl_->spec; }
-int World::num_bodies() const { return static_cast<int>(impl_->bodies.size()); }
-const AffineBody& World::body(int i) const { return impl_->bodies.at(static_cast<std::size_t>(i)); }
+const SceneSpec& World::spec() const { return impl_->model.spec; }
+int World::num_bodies() const { return impl_->model.num_bodies(); }
+const AffineBody& World::body(int i) const {
+    return impl_->model.bodies.at(static_cast<std::size_t>(i));
+}
 Vec12 World::q(int i) const { return impl_->q.segment<12>(12 * i); }
 Vec12 World::q_dot(int i) const { return impl_->q_dot.segment<12>(12 * i); }
 Vertices World::world_vertices(int i) const {
@@ -295,11 +455,21 @@ Vertices World::world_vertices(int i) const {
 }
 double World::time() const { return impl_->time; }
 int World::step_count() const { return impl_->steps; }
-double World::scene_scale() const { return impl_->scene_scale; }
+double World::scene_scale() const { return impl_->model.scene_scale; }
+const SolverParams& World::solver_params() const { return impl_->params; }
+void World::set_solver_params(const SolverParams& params) {
+    validate_solver_params(params);
+    impl_->params = params;
+}
 const StepStats& World::step() {
     impl_->step();
     return impl_->stats;
 }
 const StepStats& World::last_stats() const { return impl_->stats; }
+const SolverStats& World::solver_stats() const { return impl_->solver_stats; }
+WorldState World::capture_state() const { return impl_->capture(); }
+void World::restore_state(const WorldState& state) { impl_->restore(state); }
+void World::save_state(const std::string& path) const { save_world_state(capture_state(), path); }
+void World::load_state(const std::string& path) { restore_state(load_world_state(path)); }
 
 }  // namespace concord

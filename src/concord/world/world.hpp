@@ -2,18 +2,22 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "concord/body/affine_body.hpp"
 #include "concord/scene/scene_spec.hpp"
+#include "concord/solver/solver_params.hpp"
 #include "concord/world/step_stats.hpp"
+#include "concord/world/world_state.hpp"
 
 namespace concord {
 
 class World {
 public:
     /// Builds bodies (meshes, mass, stiffness) from a resolved scene. Throws InputError for an
-    /// invalid scene, e.g. bodies that intersect or touch in the initial state (naming them).
+    /// invalid scene, e.g. bodies that intersect or touch in the initial state (naming them),
+    /// or solver options out of range.
     explicit World(const SceneSpec& spec);
     ~World();
     World(World&&) noexcept;
@@ -34,13 +38,35 @@ public:
     /// Scene scale l: bounding-box diagonal of the initial scene (used by stopping criteria).
     double scene_scale() const;
 
-    /// Advances by one time step (spec().time_step); never accepts a penetrating state.
+    /// The solver options in use (from the scene's "solver" object, legacy keys mapped).
+    const SolverParams& solver_params() const;
+    /// Replaces them for the following steps. Throws InputError for values out of range.
+    void set_solver_params(const SolverParams& params);
+
+    /// Advances by one time step (spec().time_step), in several substeps when retry-halving
+    /// redoes a failed one. Never accepts a penetrating state; a Diverged step leaves the state
+    /// (and time) exactly as before.
     const StepStats& step();
     const StepStats& last_stats() const;
+    /// Everything the solver did in the last step.
+    const SolverStats& solver_stats() const;
+
+    /// The evolving state; restore_state(capture_state()) changes nothing, and stepping after
+    /// a restore repeats the steps that followed the capture bit for bit.
+    WorldState capture_state() const;
+    /// Throws InputError when the state has another body count or is not finite.
+    void restore_state(const WorldState& state);
+    /// capture_state / restore_state through a file (see world_state.hpp).
+    void save_state(const std::string& path) const;
+    void load_state(const std::string& path);
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+/// The SolverParams a scene's solver object stands for: its SolverParams part with the legacy
+/// members (see SolverSpec) mapped onto it.
+SolverParams resolve_solver_spec(const SolverSpec& spec);
 
 }  // namespace concord

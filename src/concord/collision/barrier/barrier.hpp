@@ -56,8 +56,11 @@ Vec<N> barrier_gradient(double d, double dhat, const Vec<N>& grad_d) {
 template <int N>
 Mat<N> barrier_hessian(double d, double dhat, const Vec<N>& grad_d, const Mat<N>& hess_d) {
     if (d >= dhat) return Mat<N>::Zero();
-    return barrier_second_derivative(d, dhat) * grad_d * grad_d.transpose() +
-           barrier_first_derivative(d, dhat) * hess_d;
+    const double b1 = barrier_first_derivative(d, dhat), b2 = barrier_second_derivative(d, dhat);
+    // One pass over the columns, no temporaries (this is on the per-contact hot path).
+    Mat<N> H;
+    for (int c = 0; c < N; ++c) H.col(c) = b1 * hess_d.col(c) + (b2 * grad_d[c]) * grad_d;
+    return H;
 }
 
 }  // namespace concord

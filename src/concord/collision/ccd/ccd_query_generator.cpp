@@ -401,7 +401,9 @@ Construction ee_hard(Sampler& s, int scenario) {
         }
         case 6: {  // parallel edges sliding past each other 2^-k apart
             const double h = s.power_of_two(4, 24);
-            const Vec3 b0(snap(s.uniform(-size, size)), snap(s.uniform(-0.1, 0.1)), h);
+            // Half of them directly above one another, where the gap is the 2^-k alone.
+            const double y0 = s.coin() ? 0.0 : snap(s.uniform(-0.1, 0.1));
+            const Vec3 b0(snap(s.uniform(-size, size)), y0, h);
             const Stencil x = {Vec3(-size, 0, 0), Vec3(size, 0, 0), b0,
                                b0 + Vec3(snap(s.uniform(0.25, 2.0)), 0, 0)};
             const double cz = snap(s.uniform(-motion, motion));
@@ -477,7 +479,7 @@ Construction ee_hard(Sampler& s, int scenario) {
         default: {  // nearly parallel edges 2^-k apart in z, each only translating
             const double h = s.power_of_two(4, 24);
             const double lb = snap(s.uniform(0.5, 2.0), kCoarseGridBits);
-            const double y0 = snap(s.uniform(-0.1, 0.1));
+            const double y0 = s.coin() ? 0.0 : snap(s.uniform(-0.1, 0.1));
             const Stencil x = {Vec3(-size, 0, 0), Vec3(size, 0, 0), Vec3(-lb, y0, h),
                                Vec3(lb, y0 + std::ldexp(lb, -s.integer(8, 24)), h)};
             const double cz = snap(s.uniform(-motion, motion));

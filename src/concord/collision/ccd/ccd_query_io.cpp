@@ -60,10 +60,15 @@ class RowError {
     std::string prefix_;
 };
 
+// A field as quoted in a message: a huge malformed field must not make a huge message.
+std::string quoted(std::string_view field) {
+    constexpr std::size_t kMax = 40;
+    return "'" + std::string(field.substr(0, kMax)) + (field.size() > kMax ? "...'" : "'");
+}
+
 mpz_class parse_integer(std::string_view field, const char* column, const RowError& error) {
     if (!is_integer(field))
-        error.raise(std::string("column ") + column + " is not an integer: '" + std::string(field) +
-                    "'");
+        error.raise(std::string("column ") + column + " is not an integer: " + quoted(field));
     if (field.front() == '+') field.remove_prefix(1);
     return mpz_class(std::string(field), 10);
 }
@@ -133,7 +138,7 @@ std::vector<CCDQuery> read_ccd_queries(std::istream& in, const std::string& name
         }
         const std::string_view truth = fields[6];
         if (truth != "0" && truth != "1")
-            error.raise("ground_truth must be 0 or 1, found '" + std::string(truth) + "'");
+            error.raise("ground_truth must be 0 or 1, found " + quoted(truth));
         const bool value = truth == "1";
         if (rows_in_current == 0) {
             current.line = line_number;
@@ -166,13 +171,21 @@ std::vector<CCDQuery> read_ccd_queries(const std::string& path, CCDQueryType typ
     return read_ccd_queries(in, path, type);
 }
 
-void write_ccd_queries(std::ostream& out, const std::vector<CCDQuery>& queries) {
-    // Checked first so that a bad query never leaves a half-written file.
+namespace {
+
+// Checked before anything is written, so that a bad query never leaves a half-written file.
+void check_finite(const std::vector<CCDQuery>& queries) {
     for (std::size_t k = 0; k < queries.size(); ++k)
         for (const Vec3& v : queries[k].vertices)
             if (!v.allFinite())
                 throw InputError("CCD query " + std::to_string(k) +
                                  " has a coordinate that is not finite");
+}
+
+}  // namespace
+
+void write_ccd_queries(std::ostream& out, const std::vector<CCDQuery>& queries) {
+    check_finite(queries);
     for (const CCDQuery& q : queries) {
         const char truth = q.ground_truth ? '1' : '0';
         for (const Vec3& v : q.vertices) {
@@ -187,6 +200,7 @@ void write_ccd_queries(std::ostream& out, const std::vector<CCDQuery>& queries) 
 }
 
 void write_ccd_queries(const std::string& path, const std::vector<CCDQuery>& queries) {
+    check_finite(queries);
     std::ofstream out(path);
     if (!out) throw InputError(path + ": cannot open for writing");
     write_ccd_queries(out, queries);

@@ -30,9 +30,10 @@ std::vector<CCDQuery> read_ccd_queries(const std::string& path, CCDQueryType typ
 std::vector<CCDQuery> read_ccd_queries(std::istream& in, const std::string& name,
                                        CCDQueryType type);
 
-/// Writes the queries exactly: every double becomes num/den with den a power of two, so reading
-/// the file back gives bit-identical coordinates. Throws concord::InputError if the file cannot
-/// be written or a coordinate is not finite (naming the query).
+/// Writes the queries exactly, without a header: every double becomes num/den with den a power
+/// of two, so reading the file back gives the same coordinates (-0 reads back as 0). Throws
+/// concord::InputError, before writing anything, if a coordinate is not finite (naming the
+/// query), and if the file cannot be written.
 void write_ccd_queries(const std::string& path, const std::vector<CCDQuery>& queries);
 
 void write_ccd_queries(std::ostream& out, const std::vector<CCDQuery>& queries);

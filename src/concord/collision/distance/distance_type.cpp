@@ -77,7 +77,7 @@ PointTriangleDistanceType point_triangle_distance_type(const Vec3& p, const Vec3
     const double d5 = ab.dot(cp), d6 = ac.dot(cp);
     if (d6 >= 0.0 && d5 <= d6) return T::P_T2;
     const double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return T::P_E1;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return T::P_E2;
     const double va = d3 * d6 - d5 * d4;
     if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) return T::P_E1;
     return T::P_T;
@@ -107,9 +107,12 @@ EdgeEdgeDistanceType edge_edge_distance_type(const Vec3& ea0, const Vec3& ea1, c
             const auto type = point_edge_distance_type(p, e0, e1);
             const Vec3 edge = e1 - e0;
             switch (type) {
-                case PointEdgeDistanceType::P_E0: return {(p - e0).squaredNorm(), t0};
-                case PointEdgeDistanceType::P_E1: return {(p - e1).squaredNorm(), t1};
-                default: return {(p - e0).cross(edge).squaredNorm() / edge.squaredNorm(), te};
+                case PointEdgeDistanceType::P_E0:
+                    return {(p - e0).squaredNorm(), t0};
+                case PointEdgeDistanceType::P_E1:
+                    return {(p - e1).squaredNorm(), t1};
+                default:
+                    return {(p - e0).cross(edge).squaredNorm() / edge.squaredNorm(), te};
             }
         };
         const std::array<Option, 4> options = {

@@ -32,7 +32,7 @@ enum class EdgeEdgeDistanceType {
     EA_EB1,
     EA0_EB,  ///< vertex ea0 to the interior of edge b (point-line)
     EA1_EB,
-    EA_EB,   ///< interior to interior (line-line)
+    EA_EB,  ///< interior to interior (line-line)
 };
 
 PointEdgeDistanceType point_edge_distance_type(const Vec3& p, const Vec3& e0, const Vec3& e1);

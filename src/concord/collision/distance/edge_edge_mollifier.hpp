@@ -105,9 +105,11 @@ inline Mat12 edge_edge_mollifier_hessian(const Vec3& ea0, const Vec3& ea1, const
     const double c = edge_edge_cross_norm_sq(ea0, ea1, eb0, eb1);
     if (c >= eps_x) return Mat12::Zero();
     const Vec12 grad_c = edge_edge_cross_norm_sq_gradient(ea0, ea1, eb0, eb1);
-    return mollifier_second_derivative(c, eps_x) * grad_c * grad_c.transpose() +
-           mollifier_first_derivative(c, eps_x) *
-               edge_edge_cross_norm_sq_hessian(ea0, ea1, eb0, eb1);
+    const double m1 = mollifier_first_derivative(c, eps_x);
+    const double m2 = mollifier_second_derivative(c, eps_x);
+    Mat12 H = edge_edge_cross_norm_sq_hessian(ea0, ea1, eb0, eb1);
+    for (int col = 0; col < 12; ++col) H.col(col) = m1 * H.col(col) + (m2 * grad_c[col]) * grad_c;
+    return H;
 }
 
 /// ∇(m b) = b ∇m + m ∇b, for the mollifier m and any energy b of the same edge pair (the
@@ -119,8 +121,12 @@ inline Vec12 mollified_gradient(double m, const Vec12& grad_m, double b, const V
 /// ∇²(m b) = b ∇²m + ∇m ∇bᵀ + ∇b ∇mᵀ + m ∇²b.
 inline Mat12 mollified_hessian(double m, const Vec12& grad_m, const Mat12& hess_m, double b,
                                const Vec12& grad_b, const Mat12& hess_b) {
-    const Mat12 cross = grad_m * grad_b.transpose();
-    return b * hess_m + m * hess_b + cross + cross.transpose();
+    // One pass over the columns; entry (i, j) and (j, i) get the same products: symmetric.
+    Mat12 H;
+    for (int c = 0; c < 12; ++c) {
+        H.col(c) = b * hess_m.col(c) + m * hess_b.col(c) + grad_b[c] * grad_m + grad_m[c] * grad_b;
+    }
+    return H;
 }
 
 }  // namespace concord

@@ -11,9 +11,12 @@ namespace concord {
 inline double point_edge_distance_sq(const Vec3& p, const Vec3& e0, const Vec3& e1,
                                      PointEdgeDistanceType type) {
     switch (type) {
-        case PointEdgeDistanceType::P_E0: return point_point_distance_sq(p, e0);
-        case PointEdgeDistanceType::P_E1: return point_point_distance_sq(p, e1);
-        case PointEdgeDistanceType::P_E: return point_line_distance_sq(p, e0, e1);
+        case PointEdgeDistanceType::P_E0:
+            return point_point_distance_sq(p, e0);
+        case PointEdgeDistanceType::P_E1:
+            return point_point_distance_sq(p, e1);
+        case PointEdgeDistanceType::P_E:
+            return point_line_distance_sq(p, e0, e1);
     }
     return 0.0;
 }
@@ -31,7 +34,8 @@ inline Vec9 point_edge_distance_sq_gradient(const Vec3& p, const Vec3& e0, const
             return scatter_gradient<3, 2>(point_point_distance_sq_gradient(p, e0), {0, 1});
         case PointEdgeDistanceType::P_E1:
             return scatter_gradient<3, 2>(point_point_distance_sq_gradient(p, e1), {0, 2});
-        case PointEdgeDistanceType::P_E: return point_line_distance_sq_gradient(p, e0, e1);
+        case PointEdgeDistanceType::P_E:
+            return point_line_distance_sq_gradient(p, e0, e1);
     }
     return Vec9::Zero();
 }
@@ -47,7 +51,8 @@ inline Mat9 point_edge_distance_sq_hessian(const Vec3& p, const Vec3& e0, const 
             return scatter_hessian<3, 2>(point_point_distance_sq_hessian(p, e0), {0, 1});
         case PointEdgeDistanceType::P_E1:
             return scatter_hessian<3, 2>(point_point_distance_sq_hessian(p, e1), {0, 2});
-        case PointEdgeDistanceType::P_E: return point_line_distance_sq_hessian(p, e0, e1);
+        case PointEdgeDistanceType::P_E:
+            return point_line_distance_sq_hessian(p, e0, e1);
     }
     return Mat9::Zero();
 }

@@ -19,8 +19,7 @@ inline double point_halfspace_signed_distance(const Vec3& p, const Vec3& plane_p
 }
 
 /// ∇_p of the signed distance: the normal (its Hessian is zero).
-inline Vec3 point_halfspace_signed_distance_gradient(const Vec3& /*p*/,
-                                                     const Vec3& /*plane_point*/,
+inline Vec3 point_halfspace_signed_distance_gradient(const Vec3& /*p*/, const Vec3& /*plane_point*/,
                                                      const Vec3& plane_normal) {
     return plane_normal;
 }

@@ -5,7 +5,9 @@
 
 namespace concord {
 
-inline double point_point_distance_sq(const Vec3& a, const Vec3& b) { return (a - b).squaredNorm(); }
+inline double point_point_distance_sq(const Vec3& a, const Vec3& b) {
+    return (a - b).squaredNorm();
+}
 
 /// ∇ of |a − b|² with respect to (a, b).
 inline Vec6 point_point_distance_sq_gradient(const Vec3& a, const Vec3& b) {

@@ -14,13 +14,20 @@ inline double point_triangle_distance_sq(const Vec3& p, const Vec3& t0, const Ve
                                          const Vec3& t2, PointTriangleDistanceType type) {
     using T = PointTriangleDistanceType;
     switch (type) {
-        case T::P_T0: return point_point_distance_sq(p, t0);
-        case T::P_T1: return point_point_distance_sq(p, t1);
-        case T::P_T2: return point_point_distance_sq(p, t2);
-        case T::P_E0: return point_line_distance_sq(p, t0, t1);
-        case T::P_E1: return point_line_distance_sq(p, t1, t2);
-        case T::P_E2: return point_line_distance_sq(p, t2, t0);
-        case T::P_T: return point_plane_distance_sq(p, t0, t1, t2);
+        case T::P_T0:
+            return point_point_distance_sq(p, t0);
+        case T::P_T1:
+            return point_point_distance_sq(p, t1);
+        case T::P_T2:
+            return point_point_distance_sq(p, t2);
+        case T::P_E0:
+            return point_line_distance_sq(p, t0, t1);
+        case T::P_E1:
+            return point_line_distance_sq(p, t1, t2);
+        case T::P_E2:
+            return point_line_distance_sq(p, t2, t0);
+        case T::P_T:
+            return point_plane_distance_sq(p, t0, t1, t2);
     }
     return 0.0;
 }
@@ -48,7 +55,8 @@ inline Vec12 point_triangle_distance_sq_gradient(const Vec3& p, const Vec3& t0, 
             return scatter_gradient<4, 3>(point_line_distance_sq_gradient(p, t1, t2), {0, 2, 3});
         case T::P_E2:
             return scatter_gradient<4, 3>(point_line_distance_sq_gradient(p, t2, t0), {0, 3, 1});
-        case T::P_T: return point_plane_distance_sq_gradient(p, t0, t1, t2);
+        case T::P_T:
+            return point_plane_distance_sq_gradient(p, t0, t1, t2);
     }
     return Vec12::Zero();
 }
@@ -75,7 +83,8 @@ inline Mat12 point_triangle_distance_sq_hessian(const Vec3& p, const Vec3& t0, c
             return scatter_hessian<4, 3>(point_line_distance_sq_hessian(p, t1, t2), {0, 2, 3});
         case T::P_E2:
             return scatter_hessian<4, 3>(point_line_distance_sq_hessian(p, t2, t0), {0, 3, 1});
-        case T::P_T: return point_plane_distance_sq_hessian(p, t0, t1, t2);
+        case T::P_T:
+            return point_plane_distance_sq_hessian(p, t0, t1, t2);
     }
     return Mat12::Zero();
 }

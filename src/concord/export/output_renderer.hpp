@@ -1,0 +1,71 @@
+// `concord render`: pictures of an output directory's frames with the software rasterizer,
+// coloured like the web viewer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "concord/export/camera.hpp"
+#include "concord/export/image.hpp"
+#include "concord/export/palette.hpp"
+#include "concord/io/output_reader.hpp"
+
+namespace concord {
+
+enum class ColourMode { Body, Worker, Speed, Contacts };
+
+/// "body", "worker", "speed" or "contacts"; throws InputError "--color: ..." otherwise.
+ColourMode parse_colour_mode(const std::string& name);
+
+struct RenderOptions {
+    int width = 960;
+    int height = 540;
+    int supersample = 2;   ///< samples per pixel along each axis
+    std::string camera;    ///< parse_camera syntax; empty: the viewer's default view
+    double fov_deg = 40.0;
+    ColourMode colour = ColourMode::Body;
+    bool planes = true;
+    Rgb background = {0.118f, 0.129f, 0.149f};  ///< the viewer's background
+};
+
+/// What one pass over frames.jsonl learns before any picture is drawn: the saved frames, the
+/// box around every body over the whole run (so that a sequence keeps one camera), and the
+/// centroid speed of every body in every frame (backward differences; frame 0 takes frame 1's).
+struct RunOverview {
+    std::vector<int> frames;
+    std::vector<double> times;
+    Eigen::AlignedBox3d bounds;
+    std::vector<float> speeds;  ///< frames.size() x bodies, when asked for
+    double max_speed = 0.0;
+};
+
+RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& meshes,
+                       bool with_speeds);
+
+class OutputRenderer {
+  public:
+    OutputRenderer(const OutputReader& reader, std::vector<TriMesh> meshes, RenderOptions options,
+                   const RunOverview& overview);
+
+    /// The picture of one saved frame (a record of the surveyed run).
+    Image render(const FrameRecord& frame) const;
+
+    const Camera& camera() const { return camera_; }
+    /// Empty, or why the requested colour mode could not be used (then bodies get body colours).
+    const std::string& colour_note() const { return colour_note_; }
+    long triangles_per_frame() const { return triangles_; }
+
+  private:
+    std::vector<Rgb> body_colours(const FrameRecord& frame) const;
+
+    const OutputReader& reader_;
+    std::vector<TriMesh> meshes_;
+    RenderOptions options_;
+    const RunOverview& overview_;
+    Camera camera_;
+    ColourMode mode_;
+    std::string colour_note_;
+    long triangles_ = 0;
+};
+
+}  // namespace concord

@@ -1,0 +1,59 @@
+// What the Newton solver needs from the function it minimises (the incremental potential).
+// It knows nothing about bodies: only energies, derivatives, a maximum safe step and, for the
+// per-body convergence test, how the unknowns are grouped and weighted.
+#pragma once
+
+#include <Eigen/SparseCore>
+#include <cmath>
+#include <vector>
+
+#include "concord/math/types.hpp"
+
+namespace concord {
+
+/// Groups of unknowns (one per body) and their convergence weights: the residual norm of
+/// group k is sqrt(sum_i weight_i r_i^2) over i in [begin[k], begin[k + 1]).
+struct ResidualGroups {
+    std::vector<int> begin;  ///< size groups + 1; empty: a single group of every unknown
+    VecX weight;             ///< one per DoF; empty: all ones
+};
+
+class NewtonProblem {
+public:
+    virtual ~NewtonProblem() = default;
+    /// Called at the start of every iteration, before derivatives at x are requested.
+    virtual void begin_iteration(const VecX& x) = 0;
+    /// Energy at a trial point x on the segment of the last max_step; +inf where x is not
+    /// admissible (e.g. intersecting), so a line search never accepts it.
+    virtual double energy(const VecX& x) = 0;
+    /// g += dE/dq at the iterate passed to begin_iteration.
+    virtual void gradient(const VecX& x, VecX& g) = 0;
+    /// Triplets of the Hessian over the full DoF vector at the iterate; every local block
+    /// replaced by its PSD projection when project_psd.
+    virtual void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H,
+                         bool project_psd) = 0;
+    /// g = dE/dq at a trial point on the segment of the last max_step (residual-based line
+    /// searches); false when x is not admissible. The default suits problems whose gradient
+    /// needs no per-iterate preparation.
+    virtual bool trial_gradient(const VecX& x, VecX& g) {
+        if (!std::isfinite(energy(x))) return false;
+        g = VecX::Zero(x.size());
+        gradient(x, g);
+        return true;
+    }
+    /// Largest alpha in (0, 1] such that x + t dx is admissible (intersection-free) for all t in
+    /// [0, alpha] (continuous collision detection). Also prepares what energy() needs along
+    /// the segment.
+    virtual double max_step(const VecX& x, const VecX& dx) = 0;
+    /// Scale-free size of a Newton direction (the StepNorm criterion).
+    virtual double step_measure(const VecX& dx) = 0;
+    /// Called after each accepted step with the new iterate.
+    virtual void accepted(const VecX& x) = 0;
+    /// Convergence groups and weights (PerBodyWeighted). Default: one group, unit weights.
+    virtual ResidualGroups residual_groups() const { return {}; }
+    /// Seconds spent so far in collision work (broad phase, CCD, contact sets), which the
+    /// solver reports as its own phase. Monotone; 0 for problems without collisions.
+    virtual double collision_seconds() const { return 0.0; }
+};
+
+}  // namespace concord

@@ -1,0 +1,183 @@
+#include "concord/world/step_system.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace concord {
+
+namespace {
+
+double seconds_since(SolverClock::time_point t0) {
+    return std::chrono::duration<double>(SolverClock::now() - t0).count();
+}
+
+// Weight of the energy that keeps kinematic bodies on their prescribed pose, relative to
+// their inertia: a contact force F moves a kinematic body off its path by about
+// h^2 F / (weight m), and the step ends by snapping it exactly onto the path when CCD allows.
+constexpr double kKinematicWeight = 1e6;
+
+ContactSurface subset_surface(const WorldModel& model, const std::vector<int>& bodies) {
+    ContactSurface s;
+    int total = 0;
+    s.body_vertex_begin.reserve(bodies.size() + 1);
+    for (int b : bodies) {
+        s.body_vertex_begin.push_back(total);
+        total += model.bodies[static_cast<std::size_t>(b)].mesh.num_vertices();
+    }
+    s.body_vertex_begin.push_back(total);
+    s.rest.resize(total, 3);
+    for (std::size_t k = 0; k < bodies.size(); ++k) {
+        const TriMesh& m = model.bodies[static_cast<std::size_t>(bodies[k])].mesh;
+        s.rest.middleRows(s.body_vertex_begin[k], m.num_vertices()) = m.vertices;
+        append_body(s.mesh, static_cast<int>(k), m.num_vertices(), m.faces, m.edges);
+    }
+    return s;
+}
+
+}  // namespace
+
+StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
+                       const ContactSurface* surface)
+    : model_(model), bodies_(std::move(bodies)) {
+    if (surface == nullptr) {
+        own_surface_ = subset_surface(model_, bodies_);
+        surface_ = &own_surface_;
+    } else {
+        surface_ = surface;
+    }
+    std::vector<Mat12> masses, kinematic_masses;
+    std::vector<double> orth;
+    std::vector<bool> dynamic, kinematic;
+    IncrementalPotentialConfig cfg;
+    for (int b : bodies_) {
+        const auto i = static_cast<std::size_t>(b);
+        const AffineBody& body = model_.bodies[i];
+        movable_.push_back(model_.movable[i]);
+        dynamic.push_back(model_.dynamic[i]);
+        kinematic.push_back(model_.kinematic[i]);
+        any_kinematic_ = any_kinematic_ || model_.kinematic[i];
+        for (int k = 0; k < 12; ++k) free_dof_.push_back(model_.movable[i]);
+        masses.push_back(model_.masses[i]);
+        kinematic_masses.push_back(kKinematicWeight * model_.masses[i]);
+        orth.push_back(model_.orthogonality_weights[i]);
+        cfg.body_radius.push_back(body.bounding_radius);
+        cfg.body_mass.push_back(body.mass_properties.mass);
+        cfg.body_lever_arm.push_back(model_.lever_arms[i]);
+    }
+    cfg.body_movable = movable_;
+    cfg.time_step = model_.spec.time_step;
+    cfg.dhat = model_.spec.contact.dhat;
+    cfg.scene_scale = model_.scene_scale;
+    cfg.characteristic_acceleration = model_.characteristic_acceleration;
+
+    inertia_ = std::make_unique<InertiaEnergy>(masses, dynamic);
+    kinematic_target_ = std::make_unique<InertiaEnergy>(kinematic_masses, kinematic, "kinematic_target");
+    orthogonality_ = std::make_unique<OrthogonalityEnergy>(orth);
+    barrier_ = std::make_unique<BarrierEnergy>(*surface_, model_.planes, movable_, model_.spec.contact.dhat);
+    friction_ = std::make_unique<FrictionEnergy>(*surface_, movable_);
+    potential_ = std::make_unique<IncrementalPotential>(*surface_, model_.planes, cfg, *inertia_,
+                                                        *orthogonality_, *kinematic_target_,
+                                                        *barrier_, *friction_);
+    potential_->set_stiffness_bounds(model_.kappa_max);
+}
+
+std::vector<int> StepSystem::movable_bodies() const {
+    std::vector<int> out;
+    for (std::size_t k = 0; k < bodies_.size(); ++k)
+        if (movable_[k]) out.push_back(bodies_[k]);
+    return out;
+}
+
+StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
+    const auto n = static_cast<Eigen::Index>(12 * bodies_.size());
+    q_start_.resize(n);
+    target_.resize(n);
+    VecX q_tilde(n);
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        const Eigen::Index o = 12 * static_cast<Eigen::Index>(k), w = 12 * bodies_[k];
+        q_start_.segment<12>(o) = in.q.segment<12>(w);
+        q_tilde.segment<12>(o) = in.q_tilde.segment<12>(w);
+        target_.segment<12>(o) = in.target.segment<12>(w);
+    }
+    time_step_ = in.time_step;
+    inertia_->set_predicted(q_tilde);
+    kinematic_target_->set_predicted(target_);
+    potential_->set_time_step(time_step_);
+    friction_->clear();
+    barrier_->set_stiffness(kappa);
+
+    const double c0 = potential_->collision_seconds();
+    potential_->reset();
+    potential_->refresh_contacts(q_start_);
+    prepare_collision_seconds_ = potential_->collision_seconds() - c0;
+    StiffnessBalance balance;
+    if (potential_->contacts().size() == 0) return balance;
+    VecX g_rest, g_unit;
+    potential_->split_gradients(q_start_, g_rest, g_unit);
+    balance.has_contacts = true;
+    balance.dot = g_unit.dot(g_rest);
+    balance.norm_sq = g_unit.squaredNorm();
+    return balance;
+}
+
+SystemStepResult StepSystem::solve(double kappa, const SolverParams& params,
+                                   std::optional<SolverClock::time_point> deadline) {
+    SystemStepResult r;
+    barrier_->set_stiffness(kappa);
+    VecX x = q_start_;
+    const double h = time_step_;
+    const int lag_rounds =
+        model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
+    double collision = prepare_collision_seconds_;
+    std::size_t peak = potential_->num_candidates();
+    for (int lag = 0; lag < lag_rounds; ++lag) {
+        if (model_.has_friction) {
+            // Lag the friction at the current iterate (the step's start in the first round).
+            const double c0 = potential_->collision_seconds();
+            potential_->refresh_contacts(x);
+            collision += potential_->collision_seconds() - c0;
+            const ContactSet& c = potential_->contacts();
+            friction_->lag(c, model_.planes, x, barrier_->normal_forces(x),
+                           model_.contact_friction(*surface_, c, bodies_), q_start_,
+                           model_.spec.contact.friction_velocity * h);
+        }
+        potential_->reset();
+        NewtonStats st = newton_solve(*potential_, x, free_dof_, params, deadline);
+        peak = std::max(peak, potential_->peak_candidates());
+        r.iterations += st.iterations;
+        r.status = st.status;
+        r.stop_reason = st.stop_reason;
+        r.solves.push_back(std::move(st));
+        if (r.status == ConvergenceStatus::Diverged) break;
+    }
+
+    const auto t0 = SolverClock::now();
+    if (r.status != ConvergenceStatus::Diverged && any_kinematic_) {
+        // Put kinematic bodies exactly on their prescribed pose when nothing is in the way.
+        VecX snapped = x;
+        for (std::size_t k = 0; k < bodies_.size(); ++k)
+            if (model_.kinematic[static_cast<std::size_t>(bodies_[k])])
+                snapped.segment<12>(12 * static_cast<Eigen::Index>(k)) =
+                    target_.segment<12>(12 * static_cast<Eigen::Index>(k));
+        if ((snapped - x).squaredNorm() > 0 && potential_->ccd_step(x, snapped) >= 1.0 &&
+            std::isfinite(potential_->energy(snapped)))
+            x = snapped;
+    }
+    potential_->refresh_contacts(x);
+    collision += seconds_since(t0);
+    r.contacts = static_cast<int>(potential_->contacts().size());
+    r.min_distance = potential_->min_distance();
+    r.candidates = static_cast<int>(std::max(peak, potential_->num_candidates()));
+    r.barrier_stiffness = barrier_->stiffness();
+    r.t_collision = collision;
+    r.x = std::move(x);
+    return r;
+}
+
+void StepSystem::scatter(const VecX& x, VecX& x_world) const {
+    for (std::size_t k = 0; k < bodies_.size(); ++k)
+        if (movable_[k])
+            x_world.segment<12>(12 * bodies_[k]) = x.segment<12>(12 * static_cast<Eigen::Index>(k));
+}
+
+}  // namespace concord

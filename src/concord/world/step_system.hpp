@@ -1,0 +1,91 @@
+// The bodies one Newton solve moves together for a time step: the whole world, or one island.
+// It owns the energies and incremental potential over exactly those bodies (its static ones
+// are obstacles), so that independent systems can be solved at the same time.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "concord/energy/barrier_energy.hpp"
+#include "concord/energy/friction_energy.hpp"
+#include "concord/energy/inertia_energy.hpp"
+#include "concord/energy/orthogonality_energy.hpp"
+#include "concord/solver/newton_solver.hpp"
+#include "concord/world/incremental_potential.hpp"
+#include "concord/world/world_model.hpp"
+
+namespace concord {
+
+/// The world-wide inputs of one implicit step (vectors over every body of the world).
+struct StepInput {
+    const VecX& q;        ///< state at the step's start
+    const VecX& q_tilde;  ///< predicted state q + h q_dot + h^2 M^-1 f (dynamic bodies)
+    const VecX& target;   ///< prescribed pose at the step's end (kinematic bodies)
+    double time_step;
+};
+
+/// One system's share of IPC's barrier-stiffness balance at the step's start:
+/// kappa = -sum(dot) / sum(norm_sq) over all systems (g_B the unit-stiffness barrier gradient,
+/// g_E the rest: dot = g_B . g_E, norm_sq = |g_B|^2). Sums over systems equal the whole
+/// world's because the gradients of different systems live on disjoint bodies.
+struct StiffnessBalance {
+    bool has_contacts = false;
+    double dot = 0.0, norm_sq = 0.0;
+};
+
+struct SystemStepResult {
+    VecX x;  ///< end state of the system's bodies, in system order
+    ConvergenceStatus status = ConvergenceStatus::Converged;
+    StopReason stop_reason = StopReason::Residual;
+    std::vector<NewtonStats> solves;  ///< one per friction lag round
+    int iterations = 0;
+    int contacts = 0;
+    int candidates = 0;  ///< peak over the step
+    double min_distance = std::numeric_limits<double>::infinity();
+    double barrier_stiffness = 0.0;  ///< after the solve's adaptation
+    double t_collision = 0.0;        ///< collision work outside the Newton solves, s
+};
+
+class StepSystem {
+public:
+    /// `bodies`: world body indices, sorted. `surface`: the contact surface of exactly these
+    /// bodies in this order, kept by reference; null builds the system's own.
+    StepSystem(const WorldModel& model, std::vector<int> bodies,
+               const ContactSurface* surface = nullptr);
+    StepSystem(const StepSystem&) = delete;
+    StepSystem& operator=(const StepSystem&) = delete;
+
+    const std::vector<int>& bodies() const { return bodies_; }
+    /// World indices of the movable bodies (the unknowns).
+    std::vector<int> movable_bodies() const;
+
+    /// Starts a step: gathers the system's part of the input, forgets the previous step's
+    /// friction and contacts, and returns its share of the stiffness balance at `kappa`.
+    StiffnessBalance prepare(const StepInput& in, double kappa);
+    /// Solves the step prepared last with barrier stiffness kappa (friction lag rounds, then
+    /// kinematic bodies put on their prescribed pose when CCD allows).
+    SystemStepResult solve(double kappa, const SolverParams& params,
+                           std::optional<SolverClock::time_point> deadline);
+    /// Writes the movable bodies of x (system order) into x_world.
+    void scatter(const VecX& x, VecX& x_world) const;
+
+private:
+    const WorldModel& model_;
+    std::vector<int> bodies_;
+    ContactSurface own_surface_;
+    const ContactSurface* surface_;
+    std::vector<bool> movable_, free_dof_;
+    bool any_kinematic_ = false;
+    double time_step_ = 0.0;
+    VecX q_start_, target_;
+    double prepare_collision_seconds_ = 0.0;
+
+    std::unique_ptr<InertiaEnergy> inertia_, kinematic_target_;
+    std::unique_ptr<OrthogonalityEnergy> orthogonality_;
+    std::unique_ptr<BarrierEnergy> barrier_;
+    std::unique_ptr<FrictionEnergy> friction_;
+    std::unique_ptr<IncrementalPotential> potential_;
+};
+
+}  // namespace concord

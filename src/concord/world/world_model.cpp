@@ -1,0 +1,128 @@
+#include "concord/world/world_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "concord/body/body_builder.hpp"
+#include "concord/collision/barrier/barrier.hpp"
+#include "concord/math/error.hpp"
+#include "concord/world/initial_state_check.hpp"
+
+namespace concord {
+
+namespace {
+
+double combined_friction(const std::optional<double>& a, const std::optional<double>& b,
+                         double fallback) {
+    if (a && b) return std::sqrt(*a * *b);
+    if (a) return *a;
+    if (b) return *b;
+    return fallback;
+}
+
+}  // namespace
+
+std::vector<double> WorldModel::contact_friction(const ContactSurface& s, const ContactSet& c,
+                                                 const std::vector<int>& global_body) const {
+    std::vector<double> mu;
+    mu.reserve(c.size());
+    const double base = spec.contact.friction;
+    auto body_mu = [&](int v) {
+        return bodies[static_cast<std::size_t>(global_body[static_cast<std::size_t>(s.body_of_vertex(v))])]
+            .friction;
+    };
+    for (const auto& p : c.point_triangle)
+        mu.push_back(combined_friction(body_mu(p.vertex), body_mu(s.mesh.faces(p.face, 0)), base));
+    for (const auto& p : c.edge_edge)
+        mu.push_back(combined_friction(body_mu(s.mesh.edges(p.edge_a, 0)),
+                                       body_mu(s.mesh.edges(p.edge_b, 0)), base));
+    for (const auto& p : c.point_plane)
+        mu.push_back(combined_friction(body_mu(p.vertex),
+                                       plane_friction[static_cast<std::size_t>(p.plane)], base));
+    return mu;
+}
+
+WorldModel build_world_model(const SceneSpec& spec) {
+    WorldModel m;
+    m.spec = spec;
+    if (!(spec.time_step > 0) || !std::isfinite(spec.time_step))
+        throw InputError("time_step must be a positive number");
+    if (!(spec.contact.dhat > 0) || !std::isfinite(spec.contact.dhat))
+        throw InputError("contact.dhat must be a positive number");
+    m.bodies.reserve(spec.bodies.size());
+    for (const auto& b : spec.bodies) m.bodies.push_back(build_body(b));
+    for (const auto& p : spec.planes) {
+        m.planes.push_back({p.point, p.normal.normalized()});
+        m.plane_friction.push_back(p.friction);
+    }
+    m.surface = build_contact_surface(m.bodies);
+
+    const int B = m.num_bodies();
+    VecX q(12 * B);
+    for (int b = 0; b < B; ++b) {
+        const AffineBody& body = m.bodies[static_cast<std::size_t>(b)];
+        q.segment<12>(12 * b) = body.q_initial;
+        m.movable.push_back(body.motion != MotionType::Static);
+        m.dynamic.push_back(body.motion == MotionType::Dynamic);
+        m.kinematic.push_back(body.motion == MotionType::Kinematic);
+        m.masses.push_back(body.mass_matrix);
+        m.orthogonality_weights.push_back(
+            body.is_dynamic() ? body.stiffness * body.mass_properties.volume : 0.0);
+        double lever = 0.0;
+        for (Eigen::Index v = 0; v < body.mesh.vertices.rows(); ++v)
+            lever = std::max(lever, body.mesh.vertices.row(v).norm());
+        m.lever_arms.push_back(lever);
+        // Gravity accelerates every point equally: M^-1 f_gravity = [g, 0]. A constant force at
+        // the centre of mass adds M^-1 J(c)^T f.
+        Vec12 a = Vec12::Zero();
+        a.head<3>() = spec.gravity;
+        if (body.external_force.squaredNorm() > 0 || !body.external_force.allFinite()) {
+            const Vec12 f = affine_jacobian_transpose(body.mass_properties.center_of_mass,
+                                                      body.external_force);
+            a += body.mass_matrix.ldlt().solve(f);
+        }
+        m.initial_external_acceleration.push_back(a);
+    }
+
+    AABB box;
+    const Vertices x0 = m.surface.positions(q);
+    for (Eigen::Index v = 0; v < x0.rows(); ++v) box.expand(Vec3(x0.row(v).transpose()));
+    m.scene_scale = box.empty() ? 1.0 : std::max(box.diagonal(), 1e-9);
+    const double g = spec.gravity.norm();
+    m.characteristic_acceleration = g > 0 && std::isfinite(g) ? g : 9.81;
+    for (auto& lever : m.lever_arms) lever = std::max(lever, 1e-9 * m.scene_scale);
+
+    check_initial_state(m.bodies, m.surface, q, m.planes, spec.contact.dhat);
+
+    m.has_friction =
+        spec.contact.friction > 0 ||
+        std::any_of(m.bodies.begin(), m.bodies.end(),
+                    [](const AffineBody& b) { return b.friction && *b.friction > 0; }) ||
+        std::any_of(m.plane_friction.begin(), m.plane_friction.end(),
+                    [](const auto& f) { return f && *f > 0; });
+
+    if (spec.contact.barrier_stiffness > 0) {
+        m.kappa_min = m.kappa_max = spec.contact.barrier_stiffness;
+    } else {
+        // IPC (Li et al. 2020, Sec. 4.3 and supplement): kappa_min makes the barrier able to
+        // hold an average nodal mass at a distance of 1e-8 l; kappa_max = 100 kappa_min. The
+        // nodal mass of an affine body is its mass over its vertex count.
+        double nodal_mass = 0.0;
+        int count = 0;
+        for (const auto& b : m.bodies)
+            if (b.is_dynamic()) {
+                nodal_mass += b.mass_properties.mass / std::max(1, b.mesh.num_vertices());
+                ++count;
+            }
+        nodal_mass = count > 0 ? nodal_mass / count : 1.0;
+        const double dhat_sq = spec.contact.dhat * spec.contact.dhat;
+        double d0 = 1e-8 * m.scene_scale;
+        d0 *= d0;
+        if (d0 >= dhat_sq) d0 = 0.5 * dhat_sq;
+        m.kappa_min = 1e11 * nodal_mass / (4.0 * d0 * barrier_second_derivative(d0, dhat_sq));
+        m.kappa_max = 100.0 * m.kappa_min;
+    }
+    return m;
+}
+
+}  // namespace concord

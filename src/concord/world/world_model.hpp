@@ -1,0 +1,47 @@
+// The immutable description of a world's bodies and planes that every step is built from:
+// bodies with their mass and stiffness, planes, friction and barrier-stiffness bounds.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "concord/body/affine_body.hpp"
+#include "concord/energy/contact_set.hpp"
+#include "concord/energy/contact_surface.hpp"
+#include "concord/scene/scene_spec.hpp"
+
+namespace concord {
+
+struct WorldModel {
+    SceneSpec spec;
+    std::vector<AffineBody> bodies;
+    std::vector<HalfSpace> planes;
+    std::vector<std::optional<double>> plane_friction;
+    ContactSurface surface;  ///< every body's surface (initial checks, islands, monolithic solve)
+
+    // Per body.
+    std::vector<bool> movable;     ///< dynamic or kinematic: unknowns of the step
+    std::vector<bool> dynamic;
+    std::vector<bool> kinematic;
+    std::vector<Mat12> masses;
+    std::vector<double> orthogonality_weights;  ///< kappa_b V_b (0 unless dynamic)
+    std::vector<double> lever_arms;             ///< largest |X| over the body's vertices
+    std::vector<Vec12> initial_external_acceleration;  ///< M^-1 f_ext (gravity and force)
+
+    double scene_scale = 1.0;  ///< bounding-box diagonal of the initial scene
+    double characteristic_acceleration = 9.81;  ///< |gravity|, standard gravity when zero
+    bool has_friction = false;                  ///< any pair can have mu > 0
+    double kappa_min = 0.0, kappa_max = 0.0;    ///< barrier stiffness bounds
+
+    int num_bodies() const { return static_cast<int>(bodies.size()); }
+    /// Friction coefficient of every contact of c in the order point_triangle, edge_edge,
+    /// point_plane; `global_body[k]` maps the contact surface's body k to the world's body.
+    std::vector<double> contact_friction(const ContactSurface& s, const ContactSet& c,
+                                         const std::vector<int>& global_body) const;
+};
+
+/// Builds bodies (meshes, mass, stiffness) from a resolved scene and validates the initial
+/// state. Throws InputError for an invalid scene (naming the bodies at fault).
+WorldModel build_world_model(const SceneSpec& spec);
+
+}  // namespace concord

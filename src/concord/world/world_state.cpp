@@ -1,0 +1,99 @@
+#include "concord/world/world_state.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+
+#include "concord/math/error.hpp"
+
+namespace concord {
+
+namespace {
+
+constexpr char kMagic[8] = {'C', 'N', 'C', 'R', 'D', 'S', 'T', 'A'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kByteOrderMark = 0x01020304;
+
+template <typename T>
+void put(std::ofstream& out, const T& v) {
+    out.write(reinterpret_cast<const char*>(&v), sizeof(T));
+}
+
+template <typename T>
+bool get(std::ifstream& in, T& v) {
+    return static_cast<bool>(in.read(reinterpret_cast<char*>(&v), sizeof(T)));
+}
+
+bool same_bits(const VecX& a, const VecX& b) {
+    return a.size() == b.size() &&
+           (a.size() == 0 ||
+            std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
+
+}  // namespace
+
+bool WorldState::bitwise_equal(const WorldState& o) const {
+    return same_bits(time, o.time) && steps == o.steps && same_bits(q, o.q) &&
+           same_bits(q_dot, o.q_dot) && same_bits(barrier_stiffness, o.barrier_stiffness) &&
+           time_step_level == o.time_step_level && level_successes == o.level_successes;
+}
+
+void save_world_state(const WorldState& s, const std::string& path) {
+    if (s.q.size() != s.q_dot.size() || s.q.size() % 12 != 0)
+        throw InputError(path + ": inconsistent world state (q and q_dot sizes)");
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path + ": cannot open for writing");
+    out.write(kMagic, sizeof(kMagic));
+    put(out, kVersion);
+    put(out, kByteOrderMark);
+    put(out, static_cast<std::uint64_t>(s.q.size() / 12));
+    put(out, s.time);
+    put(out, static_cast<std::int64_t>(s.steps));
+    put(out, s.barrier_stiffness);
+    put(out, static_cast<std::int32_t>(s.time_step_level));
+    put(out, static_cast<std::int32_t>(s.level_successes));
+    out.write(reinterpret_cast<const char*>(s.q.data()),
+              static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q.size())));
+    out.write(reinterpret_cast<const char*>(s.q_dot.data()),
+              static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q_dot.size())));
+    out.flush();
+    if (!out) throw InputError(path + ": write failed");
+}
+
+WorldState load_world_state(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open for reading");
+    char magic[sizeof(kMagic)];
+    if (!in.read(magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0)
+        throw InputError(path + ": not a Concord world-state file");
+    std::uint32_t version = 0, bom = 0;
+    if (!get(in, version) || !get(in, bom)) throw InputError(path + ": truncated header");
+    if (version != kVersion)
+        throw InputError(path + ": unsupported world-state version " + std::to_string(version));
+    if (bom != kByteOrderMark) throw InputError(path + ": written with another byte order");
+    std::uint64_t bodies = 0;
+    std::int64_t steps = 0;
+    std::int32_t level = 0, successes = 0;
+    WorldState s;
+    if (!get(in, bodies) || !get(in, s.time) || !get(in, steps) || !get(in, s.barrier_stiffness) ||
+        !get(in, level) || !get(in, successes))
+        throw InputError(path + ": truncated header");
+    constexpr std::uint64_t kMaxBodies = 1ull << 32;
+    if (bodies > kMaxBodies) throw InputError(path + ": implausible body count");
+    s.steps = static_cast<int>(steps);
+    s.time_step_level = level;
+    s.level_successes = successes;
+    const auto n = static_cast<Eigen::Index>(12 * bodies);
+    s.q.resize(n);
+    s.q_dot.resize(n);
+    const auto bytes = static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(n));
+    if (!in.read(reinterpret_cast<char*>(s.q.data()), bytes) ||
+        !in.read(reinterpret_cast<char*>(s.q_dot.data()), bytes))
+        throw InputError(path + ": truncated state (expected " + std::to_string(bodies) + " bodies)");
+    if (in.peek() != std::char_traits<char>::eof()) throw InputError(path + ": trailing data");
+    return s;
+}
+
+}  // namespace concord

@@ -1,0 +1,123 @@
+#include <gtest/gtest.h>
+
+#include "concord/export/output_renderer.hpp"
+#include "concord/export/palette.hpp"
+#include "concord/export/plots.hpp"
+#include "concord/export/selected_frames.hpp"
+#include "export/export_test_util.hpp"
+
+namespace concord {
+namespace {
+
+int differing_pixels(const Image& img, const Rgb& background) {
+    int n = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+            const auto* p = img.pixel(x, y);
+            n += std::abs(p[0] - std::lround(background[0] * 255)) > 3 ||
+                 std::abs(p[2] - std::lround(background[2] * 255)) > 3;
+        }
+    return n;
+}
+
+TEST(SurveyRun, BoundsCoverEveryFrameAndSpeedsFollowTheMotion) {
+    test::HandMadeOutput out("survey", 2, 5);
+    OutputReader reader(out.str());
+    const auto meshes = reader.load_meshes();
+    const RunOverview o = survey_run(reader, meshes, true);
+    EXPECT_EQ(o.frames, std::vector<int>({0, 1, 2, 3, 4}));
+    EXPECT_NEAR(o.bounds.max().y(), 1.0 + std::sqrt(0.5), 0.3);  // the cube's corner at frame 0
+    EXPECT_LT(o.bounds.min().y(), 0.6 - 0.5 + 1e-9);                // lower at frame 4
+    ASSERT_EQ(o.speeds.size(), 10u);
+    // Centroids fall 0.1 per 0.01 s: 10 m/s for every body in every frame (frame 0 copies 1).
+    for (float v : o.speeds) EXPECT_NEAR(v, 10.0, 1e-6);
+    EXPECT_NEAR(o.max_speed, 10.0, 1e-6);
+}
+
+TEST(OutputRenderer, DrawsBodiesAndPlanesInTheFittedView) {
+    test::HandMadeOutput out("render", 2, 3);
+    OutputReader reader(out.str());
+    auto meshes = reader.load_meshes();
+    const RunOverview o = survey_run(reader, meshes, false);
+    RenderOptions opt;
+    opt.width = 160;
+    opt.height = 90;
+    opt.planes = false;
+    OutputRenderer renderer(reader, meshes, opt, o);
+    EXPECT_TRUE(renderer.colour_note().empty());
+    EXPECT_EQ(renderer.triangles_per_frame(), 24);
+    std::vector<Image> images;
+    for_each_selected_frame(reader, single_frame(0), [&](const FrameRecord& r) { images.push_back(renderer.render(r)); });
+    ASSERT_EQ(images.size(), 1u);
+    const int bodies_only = differing_pixels(images[0], opt.background);
+    EXPECT_GT(bodies_only, 200);
+    EXPECT_LT(bodies_only, 160 * 90 / 2);
+    // Up follows gravity (-y), so the camera sits above the scene.
+    EXPECT_GT(renderer.camera().eye.y(), renderer.camera().target.y());
+
+    opt.planes = true;
+    OutputRenderer with_planes(reader, meshes, opt, o);
+    for_each_selected_frame(reader, single_frame(0), [&](const FrameRecord& r) { images.push_back(with_planes.render(r)); });
+    EXPECT_GT(differing_pixels(images[1], opt.background), bodies_only + 500);
+}
+
+TEST(OutputRenderer, ColourModesWithoutDataFallBackWithANote) {
+    test::HandMadeOutput out("render_modes", 1, 2);
+    OutputReader reader(out.str());
+    auto meshes = reader.load_meshes();
+    const RunOverview o = survey_run(reader, meshes, false);
+    RenderOptions opt;
+    opt.colour = ColourMode::Worker;
+    EXPECT_TRUE(test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(), "stats.workers"));
+    opt.colour = ColourMode::Contacts;
+    EXPECT_TRUE(test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(), "stats.body_contacts"));
+    EXPECT_TRUE(test::contains(test::error_of([] { parse_colour_mode("rainbow"); }), "--color: expected body"));
+    EXPECT_EQ(parse_colour_mode("speed"), ColourMode::Speed);
+}
+
+TEST(OutputRenderer, ExplicitCameraIsUsed) {
+    test::HandMadeOutput out("render_camera", 1, 1);
+    OutputReader reader(out.str());
+    auto meshes = reader.load_meshes();
+    const RunOverview o = survey_run(reader, meshes, false);
+    RenderOptions opt;
+    opt.camera = "0,10,0.001:0,0,0";
+    OutputRenderer renderer(reader, meshes, opt, o);
+    EXPECT_EQ(renderer.camera().eye, Vec3(0, 10, 0.001));
+    opt.camera = "1,2";
+    EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }), "--camera: "));
+    opt.camera = "0,0,0:0,0,0";
+    EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }), "the eye is at the target"));
+}
+
+TEST(Palette, MatchesTheViewerFormulas) {
+    // Values printed by viewer/src/palette.js for the same inputs.
+    const Rgb b0 = body_colour(0), b3 = body_colour(3);
+    EXPECT_NEAR(b0[0], 0.7975, 1e-4);
+    EXPECT_NEAR(b0[1], 0.3025, 1e-4);
+    EXPECT_NEAR(b0[2], 0.3025, 1e-4);
+    EXPECT_NEAR(b3[0], 0.7975, 1e-4);
+    EXPECT_NEAR(b3[1], 0.3025, 1e-4);
+    EXPECT_NEAR(b3[2], 0.73582, 1e-4);
+    EXPECT_NEAR(ramp_colour(0.5)[1], 0.569, 1e-6);
+    EXPECT_NEAR(ramp_colour(0.125)[0], (0.267 + 0.231) / 2, 1e-6);
+    EXPECT_NEAR(ramp_colour(std::nan(""))[0], 0.267, 1e-6);
+    EXPECT_NEAR(ramp_colour(7)[2], 0.145, 1e-6);
+    EXPECT_NEAR(worker_colour(11)[0], worker_colour(1)[0], 0);
+    EXPECT_NEAR(worker_colour(-1)[0], 0.3, 1e-6);
+}
+
+TEST(FrameStatsChart, OnePointPerFrame) {
+    test::HandMadeOutput out("stats_chart", 1, 7);
+    OutputReader reader(out.str());
+    const Chart c = frame_stats_chart(reader);
+    ASSERT_EQ(c.panels.size(), 4u);
+    EXPECT_EQ(c.panels[0].series[0].label, "contacts");
+    EXPECT_EQ(c.panels[0].series[0].lines[0].size(), 7u);
+    EXPECT_DOUBLE_EQ(c.panels[1].series[0].lines[0][4].y(), 3);  // 2 + 4 % 3
+    EXPECT_TRUE(c.panels[3].log_y);
+    EXPECT_TRUE(test::contains(chart_to_svg(c), "data-series=\"Newton iterations\" data-count=\"7\""));
+}
+
+}  // namespace
+}  // namespace concord
