@@ -22,5 +22,8 @@ void register_run(CLI::App& app, Action& action);
 void register_info(CLI::App& app, Action& action);
 void register_audit(CLI::App& app, Action& action);
 void register_view(CLI::App& app, Action& action);
+void register_export(CLI::App& app, Action& action);
+void register_render(CLI::App& app, Action& action);
+void register_plot(CLI::App& app, Action& action);
 
 }  // namespace concord::cli

@@ -25,6 +25,9 @@ int run(int argc, char** argv) {
     register_audit(app, action);
     register_ccd(app, action);
     register_view(app, action);
+    register_export(app, action);
+    register_render(app, action);
+    register_plot(app, action);
 
     // `concord help [COMMAND]` prints the help of the root or of one command.
     std::string help_topic;

@@ -4,9 +4,11 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "ccd/reference_distance.hpp"
 #include "concord/collision/ccd/additive_ccd.hpp"
+#include "concord/collision/ccd/ccd_ground_truth.hpp"
 #include "concord/collision/ccd/distance_estimate.hpp"
 #include "concord/collision/distance/edge_edge.hpp"
 #include "concord/collision/distance/point_triangle.hpp"
@@ -256,6 +258,48 @@ TEST(AdditiveCCD, ZeroLengthEdges) {
     EXPECT_FALSE(both.collides);  // the point passes 0.5 away from b0
     const CCDResult meet = edge_edge_ccd(p, p, b0, b0, b0 - p, b0 - p, p, p);
     EXPECT_TRUE(meet.collides);  // the two points meet at t = 1/3
+}
+
+// Pairs whose closest-feature formulas are ill-conditioned, starting in exact contact (checked in
+// rational arithmetic): the computed distance is a little positive from rounding, and only the
+// distance's uncertainty makes CCD report the contact at t = 0.
+TEST(AdditiveCCD, IllConditionedPairsStartingInContactAreCaught) {
+    std::mt19937_64 rng(12);
+    auto dyadic = [&](int bits, int scale) {  // a random multiple of 2^-bits in (-scale, scale)
+        const long n = static_cast<long>(rng() % (2ul * scale << bits)) - (long(scale) << bits);
+        return std::ldexp(static_cast<double>(n), -bits);
+    };
+    int checked = 0;
+    for (int k = 0; k < 400; ++k) {
+        // Everything in the tilted plane z = a x + b y, exactly (few significant bits).
+        const double a = dyadic(4, 2), b = dyadic(4, 2);
+        auto on_plane = [&](double x, double y) { return Vec3(x, y, a * x + b * y); };
+        const int thin = 20 + static_cast<int>(rng() % 20);
+        CCDQuery q;
+        const Vec3 lift = Vec3(dyadic(6, 1), dyadic(6, 1), 1 + dyadic(6, 1));
+        if (k % 2 == 0) {  // a sliver, the point on its median
+            q.type = CCDQueryType::VertexFace;
+            const Vec3 t0 = on_plane(dyadic(8, 1), dyadic(8, 1));
+            const Vec3 t1 = on_plane(dyadic(8, 1), dyadic(8, 1));
+            const Vec3 mid = 0.5 * (t0 + t1);
+            const Vec3 t2 =
+                on_plane(mid.x() + std::ldexp(1.0, -thin), mid.y() - std::ldexp(1.0, -thin));
+            const Vec3 p = 0.5 * (mid + t2);
+            q.vertices = {p, t0, t1, t2, p + lift, t0, t1, t2};
+        } else {  // two nearly parallel edges crossing at their midpoints
+            q.type = CCDQueryType::EdgeEdge;
+            const Vec3 c = on_plane(dyadic(8, 1), dyadic(8, 1));
+            const Vec3 u = on_plane(dyadic(8, 1), dyadic(8, 1));
+            const Vec3 v = u + on_plane(std::ldexp(1.0, -thin), std::ldexp(1.0, -thin - 1));
+            q.vertices = {c - u, c + u, c - v, c + v, c - u, c + u, c - v + lift, c + v + lift};
+        }
+        if (!primitives_touch_at(q, 0.0)) continue;  // rounding broke the construction
+        ++checked;
+        const CCDResult r = run_ccd_query(q);
+        EXPECT_TRUE(r.collides) << k;
+        EXPECT_EQ(r.toi, 0.0) << k;
+    }
+    EXPECT_GT(checked, 300);
 }
 
 TEST(AdditiveCCD, EdgeEdgeMinSeparation) {

@@ -46,7 +46,8 @@ TEST(SceneJson, WritesEveryDefault) {
     EXPECT_EQ(j.at("substeps"), 1);
     EXPECT_EQ(j.at("contact").at("dhat"), 1e-3);
     EXPECT_EQ(j.at("contact").at("friction_iterations"), 1);
-    EXPECT_EQ(j.at("solver").at("linear_solver"), "auto");
+    EXPECT_EQ(j.at("solver").at("linear_solver").at("type"), "auto");
+    EXPECT_EQ(j.at("solver").at("max_iterations"), 100);
     const auto& body = j.at("bodies").at(0);
     EXPECT_EQ(body.at("name"), "body_0");
     EXPECT_EQ(body.at("motion"), "dynamic");

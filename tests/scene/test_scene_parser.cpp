@@ -31,9 +31,7 @@ TEST(SceneParser, EmptyDocumentGivesDocumentedDefaults) {
     EXPECT_EQ(s.contact.friction_velocity, 1e-3);
     EXPECT_EQ(s.contact.friction_iterations, 1);
     EXPECT_EQ(s.contact.barrier_stiffness, 0.0);
-    EXPECT_EQ(s.solver.max_iterations, 100);
-    EXPECT_EQ(s.solver.tolerance, 1e-2);
-    EXPECT_EQ(s.solver.linear_solver, "auto");
+    EXPECT_EQ(static_cast<const SolverParams&>(s.solver), SolverParams{});
     EXPECT_TRUE(s.materials.empty());
     EXPECT_TRUE(s.planes.empty());
     EXPECT_TRUE(s.bodies.empty());
@@ -94,11 +92,19 @@ TEST(SceneParser, EveryTopLevelKey) {
     EXPECT_EQ(s.contact.friction_velocity, 0.02);
     EXPECT_EQ(s.contact.friction_iterations, 2);
     EXPECT_EQ(s.contact.barrier_stiffness, 1e5);
+    // The first simulator's solver keys map onto SolverParams (solver/solver_params.hpp).
     EXPECT_EQ(s.solver.max_iterations, 50);
-    EXPECT_EQ(s.solver.tolerance, 1e-3);
-    EXPECT_EQ(s.solver.linear_solver, "cg");
-    EXPECT_EQ(s.solver.cg_max_iterations, 77);
-    EXPECT_EQ(s.solver.cg_tolerance, 1e-6);
+    EXPECT_EQ(s.solver.step_tol, 1e-3);
+    EXPECT_EQ(s.solver.convergence_mode, ConvergenceMode::StepNorm);
+    EXPECT_EQ(s.solver.linear.type, LinearSolverType::CG);
+    EXPECT_EQ(s.solver.linear.max_iterations, 77);
+    EXPECT_EQ(s.solver.linear.tolerance, 1e-6);
+    SceneSpec t = parse_text(R"({"solver": {"linear_solver": {"type": "gmres", "restart": 12},
+                                            "on_failure": "retry_halving", "islands": false}})");
+    EXPECT_EQ(t.solver.linear.type, LinearSolverType::GMRES);
+    EXPECT_EQ(t.solver.linear.gmres_restart, 12);
+    EXPECT_EQ(t.solver.on_failure, FailurePolicy::RetryHalving);
+    EXPECT_FALSE(t.solver.islands);
 }
 
 TEST(SceneParser, IntegralFloatsAreIntegers) {
@@ -301,7 +307,7 @@ TEST(SceneParser, WrongTypesNameTheirPath) {
     EXPECT_TRUE(contains(parse_error(R"({"bodies": [{"name": 3, "shape": {"box": {}}}]})"),
                          "a.json: bodies[0].name: expected a string"));
     EXPECT_TRUE(contains(parse_error(R"({"solver": {"linear_solver": "lu"}})"),
-                         "a.json: solver.linear_solver: expected \"auto\", \"ldlt\" or \"cg\""));
+                         "a.json: solver.linear_solver: expected one of auto, ldlt, cg"));
     EXPECT_TRUE(contains(parse_error(R"([1, 2])"), "a.json: expected an object"));
     EXPECT_TRUE(contains(parse_error(R"({"bodies": [{}]})"),
                          "a.json: bodies[0].shape: missing required key"));

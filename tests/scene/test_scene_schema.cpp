@@ -48,6 +48,9 @@ TEST(SceneSchema, RejectsWhatTheParserRejects) {
         R"({"frames": 2.5})",
         R"({"contact": {"kappa": 1}})",
         R"({"solver": {"linear_solver": "lu"}})",
+        R"({"solver": {"linear_solver": {"preconditioner": "ilu"}}})",
+        R"({"solver": {"tolerance": 1e-3, "step_tol": 1e-3}})",
+        R"({"solver": {"max_halvings": 31}})",
         R"({"materials": {"m": {"density": -1}}})",
         R"({"planes": [{"normal": [0, 0, 0]}]})",
         R"({"bodies": [{}]})",
@@ -93,6 +96,10 @@ TEST(SceneSchema, DefaultsMatchTheParser) {
     expect_defaults_match(schema.at("properties"), scene, "scene");
     expect_defaults_match(defs.at("contact").at("properties"), scene.at("contact"), "contact");
     expect_defaults_match(defs.at("solver").at("properties"), scene.at("solver"), "solver");
+    const json& linear = defs.at("solver").at("properties").at("linear_solver").at("oneOf").at(1);
+    expect_defaults_match(linear.at("properties"), scene.at("solver").at("linear_solver"),
+                          "solver.linear_solver");
+    EXPECT_EQ(scene.at("solver").at("linear_solver").size(), linear.at("properties").size());
 
     json planes = scene_to_json(parse_text(R"({"planes": [{}]})")).at("planes");
     expect_defaults_match(defs.at("plane").at("properties"), planes.at(0), "plane");

@@ -2,6 +2,7 @@
 // and graceful failure on indefinite or singular matrices.
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <random>
 
 #include "concord/solver/krylov.hpp"
@@ -134,7 +135,7 @@ TEST(LinearSolver, IncompleteCholeskyBeatsJacobiOnALaplacian) {
     ASSERT_TRUE(ic.success);
     EXPECT_EQ(ic.preconditioner, PreconditionerType::IncompleteCholesky);
     EXPECT_LT(relative_residual(A, x, b), 1e-9);
-    EXPECT_LT(2 * ic.iterations, jacobi.iterations);
+    EXPECT_LT(10 * ic.iterations, 7 * jacobi.iterations) << ic.iterations << " vs " << jacobi.iterations;
 }
 
 TEST(LinearSolver, CgReportsIndefiniteMatrixInsteadOfDiverging) {

@@ -1,83 +1,122 @@
-// The bodies as three.js objects: one InstancedMesh per distinct mesh, so that a frame costs one
-// draw call per mesh shape and one upload of 16 floats per body, whatever the body count. Each
-// instance matrix is the body's affine map [A p; 0 1], so the GPU computes x = p + A X.
+// The bodies as one three.js mesh: every body's local vertices merged into a single static
+// buffer with a per-vertex body index, and a float texture holding each body's affine map
+// [A | p] (three texels) and colour (one texel). The vertex shader computes x = p + A X on the
+// GPU, so a frame costs one texture upload of 64 bytes per body and one draw call for all
+// bodies. (Instanced meshes would share vertex data between identical bodies, but software
+// renderers such as SwiftShader run an instanced draw once per instance, which made 1,000
+// instances about three times slower than one merged draw.)
 import * as THREE from 'three';
 import { rowOffset } from './frames.js';
+
+const BODIES_PER_ROW = 1024;  // texture rows of 4 * 1024 texels: well inside WebGL2 limits
 
 export class BodyScene {
   /** `output` as returned by loadOutput. */
   constructor(output) {
     this.frames = output.frames;
     this.bodyCount = output.bodies.length;
-    this.group = new THREE.Group();
     this.triangleCount = 0;
-    this.instances = [];  // per mesh: {mesh: InstancedMesh, bodies: Int32Array}
-    this.bodySlot = new Int32Array(this.bodyCount * 2);  // body -> (mesh index, instance index)
     this.localCentroid = new Float32Array(this.bodyCount * 3);
     this.localBounds = [];  // per distinct mesh: Box3 in local coordinates
+    this.bodyMesh = output.bodyMesh;
 
-    const members = output.meshes.map(() => []);
-    for (let b = 0; b < this.bodyCount; ++b) members[output.bodyMesh[b]].push(b);
+    const meshCentroids = output.meshes.map((m) => {
+      const box = new THREE.Box3().setFromArray(m.positions);
+      this.localBounds.push(box);
+      const c = [0, 0, 0];
+      for (let k = 0; k < m.positions.length; k += 3) {
+        c[0] += m.positions[k]; c[1] += m.positions[k + 1]; c[2] += m.positions[k + 2];
+      }
+      return c.map((x) => (x * 3) / m.positions.length);
+    });
+
+    let vertexCount = 0, indexCount = 0;
+    for (let b = 0; b < this.bodyCount; ++b) {
+      const m = output.meshes[this.bodyMesh[b]];
+      vertexCount += m.positions.length / 3;
+      indexCount += m.indices.length;
+      this.localCentroid.set(meshCentroids[this.bodyMesh[b]], 3 * b);
+    }
+    this.triangleCount = indexCount / 3;
+    const positions = new Float32Array(vertexCount * 3);
+    const bodyIndex = new Float32Array(vertexCount);
+    const indices = vertexCount > 65535 ? new Uint32Array(indexCount) : new Uint16Array(indexCount);
+    let v = 0, i = 0;
+    for (let b = 0; b < this.bodyCount; ++b) {
+      const m = output.meshes[this.bodyMesh[b]];
+      positions.set(m.positions, 3 * v);
+      bodyIndex.fill(b, v, v + m.positions.length / 3);
+      for (let k = 0; k < m.indices.length; ++k) indices[i + k] = m.indices[k] + v;
+      v += m.positions.length / 3;
+      i += m.indices.length;
+    }
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+    geometry.setAttribute('bodyIndex', new THREE.BufferAttribute(bodyIndex, 1));
+    geometry.setIndex(new THREE.BufferAttribute(indices, 1));
+
+    const columns = Math.min(this.bodyCount, BODIES_PER_ROW);
+    const rows = Math.ceil(this.bodyCount / BODIES_PER_ROW);
+    this.texels = new Float32Array(4 * columns * rows * 4);
+    this.texture = new THREE.DataTexture(this.texels, 4 * columns, rows, THREE.RGBAFormat, THREE.FloatType);
+    this.texture.minFilter = this.texture.magFilter = THREE.NearestFilter;
+    this.texture.generateMipmaps = false;
 
     this.material = new THREE.MeshLambertMaterial({ color: 0xffffff, flatShading: true });
-    output.meshes.forEach((m, i) => {
-      const geometry = new THREE.BufferGeometry();
-      geometry.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
-      geometry.setIndex(new THREE.BufferAttribute(m.indices, 1));
-      geometry.computeBoundingBox();
-      this.localBounds.push(geometry.boundingBox.clone());
-      const centroid = new THREE.Vector3();
-      for (let k = 0; k < m.positions.length; k += 3) {
-        centroid.x += m.positions[k]; centroid.y += m.positions[k + 1]; centroid.z += m.positions[k + 2];
-      }
-      centroid.multiplyScalar(3 / m.positions.length);
+    const uniforms = { bodyTexture: { value: this.texture } };
+    this.material.onBeforeCompile = (shader) => {
+      Object.assign(shader.uniforms, uniforms);
+      shader.vertexShader = shader.vertexShader
+        .replace('#include <common>', `#include <common>
+attribute float bodyIndex;
+uniform highp sampler2D bodyTexture;
+varying vec3 vBodyColour;`)
+        .replace('#include <begin_vertex>', `
+int body = int(bodyIndex + 0.5);
+ivec2 texel = ivec2((body % ${BODIES_PER_ROW}) * 4, body / ${BODIES_PER_ROW});
+vec4 row0 = texelFetch(bodyTexture, texel, 0);
+vec4 row1 = texelFetch(bodyTexture, texel + ivec2(1, 0), 0);
+vec4 row2 = texelFetch(bodyTexture, texel + ivec2(2, 0), 0);
+vBodyColour = texelFetch(bodyTexture, texel + ivec2(3, 0), 0).rgb;
+vec3 transformed = vec3(dot(row0.xyz, position) + row0.w,
+                        dot(row1.xyz, position) + row1.w,
+                        dot(row2.xyz, position) + row2.w);`);
+      shader.fragmentShader = shader.fragmentShader
+        .replace('#include <common>', '#include <common>\nvarying vec3 vBodyColour;')
+        .replace('#include <color_fragment>', '#include <color_fragment>\ndiffuseColor.rgb *= vBodyColour;');
+    };
 
-      const bodies = Int32Array.from(members[i]);
-      const mesh = new THREE.InstancedMesh(geometry, this.material, bodies.length);
-      mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-      mesh.setColorAt(0, new THREE.Color(1, 1, 1));  // allocates instanceColor
-      mesh.instanceColor.setUsage(THREE.DynamicDrawUsage);
-      // Bodies move every frame; the bounding sphere computed once would cull them wrongly.
-      mesh.frustumCulled = false;
-      bodies.forEach((b, j) => {
-        this.bodySlot[2 * b] = i;
-        this.bodySlot[2 * b + 1] = j;
-        this.localCentroid.set([centroid.x, centroid.y, centroid.z], 3 * b);
-      });
-      this.triangleCount += (m.indices.length / 3) * bodies.length;
-      this.instances.push({ mesh, bodies });
-      this.group.add(mesh);
-    });
+    this.mesh = new THREE.Mesh(geometry, this.material);
+    // Bodies move every frame; a bounding sphere of the local vertices would cull them wrongly.
+    this.mesh.frustumCulled = false;
+    this.group = new THREE.Group();
+    this.group.add(this.mesh);
   }
 
-  /** Sets every instance matrix from frame f. */
+  /** Writes every body's [A | p] rows from frame f into the texture. */
   applyFrame(f) {
     const q = this.frames.q;
-    for (const { mesh, bodies } of this.instances) {
-      const m = mesh.instanceMatrix.array;
-      for (let j = 0; j < bodies.length; ++j) {
-        const o = rowOffset(this.frames, f, bodies[j]);
-        const d = 16 * j;
-        // three.js matrices are column-major; q holds p then A row by row.
-        m[d] = q[o + 3]; m[d + 1] = q[o + 6]; m[d + 2] = q[o + 9]; m[d + 3] = 0;
-        m[d + 4] = q[o + 4]; m[d + 5] = q[o + 7]; m[d + 6] = q[o + 10]; m[d + 7] = 0;
-        m[d + 8] = q[o + 5]; m[d + 9] = q[o + 8]; m[d + 10] = q[o + 11]; m[d + 11] = 0;
-        m[d + 12] = q[o]; m[d + 13] = q[o + 1]; m[d + 14] = q[o + 2]; m[d + 15] = 1;
-      }
-      mesh.instanceMatrix.needsUpdate = true;
+    const t = this.texels;
+    for (let b = 0; b < this.bodyCount; ++b) {
+      const o = rowOffset(this.frames, f, b);
+      const d = 16 * b;  // four RGBA texels per body, bodies laid out row by row
+      t[d] = q[o + 3]; t[d + 1] = q[o + 4]; t[d + 2] = q[o + 5]; t[d + 3] = q[o];
+      t[d + 4] = q[o + 6]; t[d + 5] = q[o + 7]; t[d + 6] = q[o + 8]; t[d + 7] = q[o + 1];
+      t[d + 8] = q[o + 9]; t[d + 9] = q[o + 10]; t[d + 10] = q[o + 11]; t[d + 11] = q[o + 2];
     }
+    this.texture.needsUpdate = true;
   }
 
   /** colours: Float32Array of bodyCount * 3 RGB values in [0, 1]. */
   setColours(colours) {
-    for (const { mesh, bodies } of this.instances) {
-      const c = mesh.instanceColor.array;
-      for (let j = 0; j < bodies.length; ++j) {
-        const b = bodies[j];
-        c[3 * j] = colours[3 * b]; c[3 * j + 1] = colours[3 * b + 1]; c[3 * j + 2] = colours[3 * b + 2];
-      }
-      mesh.instanceColor.needsUpdate = true;
+    const t = this.texels;
+    for (let b = 0; b < this.bodyCount; ++b) {
+      t[16 * b + 12] = colours[3 * b];
+      t[16 * b + 13] = colours[3 * b + 1];
+      t[16 * b + 14] = colours[3 * b + 2];
+      t[16 * b + 15] = 1;
     }
+    this.texture.needsUpdate = true;
   }
 
   /** World position of body b's vertex centroid in frame f, into out (Vector3). */
@@ -96,7 +135,7 @@ export class BodyScene {
     const corner = new THREE.Vector3();
     const q = this.frames.q;
     for (let b = 0; b < this.bodyCount; ++b) {
-      const lb = this.localBounds[this.bodySlot[2 * b]];
+      const lb = this.localBounds[this.bodyMesh[b]];
       const o = rowOffset(this.frames, f, b);
       for (let k = 0; k < 8; ++k) {
         const x = k & 1 ? lb.max.x : lb.min.x, y = k & 2 ? lb.max.y : lb.min.y, z = k & 4 ? lb.max.z : lb.min.z;

@@ -60,7 +60,7 @@ async function start() {
 
   const canvas = $('canvas');
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: params.get('aa') === '1' });
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2) * Number(params.get('scale') || 1));
   const world = new THREE.Scene();
   world.background = new THREE.Color(0x1e2126);
 
@@ -131,6 +131,7 @@ async function start() {
     bodies.applyFrame(f);
     if (colours.isDynamic(colourMode)) bodies.setColours(colours.colours(colourMode, f));
     partition.update($('show-partition').checked ? frames.partitions[f] : null, centre);
+    if (params.get('ui') === '0') { dirty = true; return; }
     $('slider').value = String(f);
     $('frame-label').textContent =
       `frame ${frames.frameNumbers[f]} (${f + 1} / ${frames.count})  t = ${frames.times[f].toFixed(4)} s`;

@@ -3,7 +3,7 @@
 #include "concord/collision/barrier/barrier.hpp"
 #include "concord/collision/distance/edge_edge.hpp"
 #include "concord/collision/distance/edge_edge_mollifier.hpp"
-#include "concord/collision/distance/point_plane.hpp"
+#include "concord/collision/distance/point_halfspace.hpp"
 #include "concord/collision/distance/point_triangle.hpp"
 #include "concord/energy/affine_stencil.hpp"
 #include "concord/energy/deterministic_parallel.hpp"
@@ -81,12 +81,10 @@ struct PairEvaluator {
         r.value = m * b.value;
         if (order >= 1) {
             const Vec12 gm = edge_edge_mollifier_gradient(a0, a1, b0, b1, eps);
-            r.gradient = m * b.gradient + b.value * gm;
-            if (order >= 2) {
-                const Mat12 Hm = edge_edge_mollifier_hessian(a0, a1, b0, b1, eps);
-                r.hessian = m * b.hessian + b.value * Hm + gm * b.gradient.transpose() +
-                            b.gradient * gm.transpose();
-            }
+            r.gradient = mollified_gradient(m, gm, b.value, b.gradient);
+            if (order >= 2)
+                r.hessian = mollified_hessian(m, gm, edge_edge_mollifier_hessian(a0, a1, b0, b1, eps),
+                                              b.value, b.gradient, b.hessian);
         }
         return r;
     }
@@ -94,11 +92,11 @@ struct PairEvaluator {
     LocalDerivatives<1> point_plane(const PointPlaneContact& c, int order) const {
         const HalfSpace& h = planes[static_cast<std::size_t>(c.plane)];
         const Vec3 p = x(c.vertex);
-        const double sd = plane_signed_distance(h, p);
-        const double d = sd * sd;
-        const Vec3 g = 2.0 * sd * h.normal;
-        const Mat3 H = 2.0 * h.normal * h.normal.transpose();
-        return barrier_of_distance<1>(kappa, d, dhat_sq, g, H, order);
+        const double d = point_halfspace_distance_sq(p, h.point, h.normal);
+        return barrier_of_distance<1>(kappa, d, dhat_sq,
+                                      point_halfspace_distance_sq_gradient(p, h.point, h.normal),
+                                      point_halfspace_distance_sq_hessian(p, h.point, h.normal),
+                                      order);
     }
 };
 

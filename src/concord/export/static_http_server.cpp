@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -194,6 +195,10 @@ void StaticHttpServer::serve(const std::atomic<bool>& stop, double max_seconds) 
             ::close(fd);
             continue;
         }
+        // Headers and bodies go out in separate writes; without this, Nagle's algorithm and
+        // delayed ACKs stall every small response by tens of milliseconds.
+        const int one = 1;
+        ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         ++open_connections_;
         auto done = std::make_shared<std::atomic<bool>>(false);
         workers.push_back({std::thread([this, fd, done] {

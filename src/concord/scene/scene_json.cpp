@@ -3,6 +3,7 @@
 #include <string>
 
 #include "concord/scene/scene_names.hpp"
+#include "concord/scene/solver_params_json.hpp"
 
 namespace concord {
 
@@ -129,12 +130,7 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
           {"friction_velocity", s.contact.friction_velocity},
           {"friction_iterations", s.contact.friction_iterations},
           {"barrier_stiffness", s.contact.barrier_stiffness}}},
-        {"solver",
-         {{"max_iterations", s.solver.max_iterations},
-          {"tolerance", s.solver.tolerance},
-          {"linear_solver", s.solver.linear_solver},
-          {"cg_max_iterations", s.solver.cg_max_iterations},
-          {"cg_tolerance", s.solver.cg_tolerance}}},
+        {"solver", solver_params_to_json(s.solver)},
         {"materials", materials},
         {"planes", planes},
         {"bodies", bodies},

@@ -14,6 +14,7 @@
 #include "concord/scene/json_file.hpp"
 #include "concord/scene/json_node.hpp"
 #include "concord/scene/scene_names.hpp"
+#include "concord/scene/solver_params_json.hpp"
 
 namespace concord {
 
@@ -365,21 +366,6 @@ void parse_contact(const JsonNode& node, ContactSpec& c) {
     if (auto n = node.find("barrier_stiffness")) c.barrier_stiffness = n->non_negative_number();
 }
 
-void parse_solver(const JsonNode& node, SolverSpec& s) {
-    node.expect_object(
-        {"max_iterations", "tolerance", "linear_solver", "cg_max_iterations", "cg_tolerance"});
-    if (auto n = node.find("max_iterations")) s.max_iterations = n->integer(1, 1'000'000);
-    if (auto n = node.find("tolerance")) s.tolerance = n->positive_number();
-    if (auto n = node.find("linear_solver")) {
-        s.linear_solver = n->string();
-        if (s.linear_solver != "auto" && s.linear_solver != "ldlt" && s.linear_solver != "cg") {
-            n->fail("expected \"auto\", \"ldlt\" or \"cg\", got " + n->describe());
-        }
-    }
-    if (auto n = node.find("cg_max_iterations")) s.cg_max_iterations = n->integer(1, 100'000'000);
-    if (auto n = node.find("cg_tolerance")) s.cg_tolerance = n->positive_number();
-}
-
 void parse_bodies(const JsonNode& list, const std::string& base_dir, SceneSpec& scene) {
     // Where each name came from, to name both places when one repeats.
     std::map<std::string, std::string> origin;
@@ -426,7 +412,10 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     if (auto n = root.find("substeps")) s.substeps = n->integer(1, 1'000'000);
     if (auto n = root.find("gravity")) s.gravity = n->vec3();
     if (auto n = root.find("contact")) parse_contact(*n, s.contact);
-    if (auto n = root.find("solver")) parse_solver(*n, s.solver);
+    // The solver module owns the "solver" keys; the deprecated SolverSpec members stay at their
+    // defaults (parse_solver_params maps the first simulator's keys onto SolverParams).
+    if (auto n = root.find("solver"))
+        static_cast<SolverParams&>(s.solver) = parse_solver_params(*n);
     if (auto n = root.find("materials")) {
         if (!n->value().is_object()) n->fail("expected an object mapping names to materials");
         for (const auto& item : n->value().items()) {

@@ -32,7 +32,7 @@ private:
     int block_size_;
     VecX inverse_diagonal_;             ///< Jacobi
     std::vector<MatX> inverse_blocks_;  ///< PerBody
-    using IncompleteCholesky = Eigen::IncompleteCholesky<double, Eigen::Lower, Eigen::AMDOrdering<int>>;
+    using IncompleteCholesky = Eigen::IncompleteCholesky<double, Eigen::Lower, Eigen::NaturalOrdering<int>>;
     std::unique_ptr<IncompleteCholesky> ic_;
 };
 
