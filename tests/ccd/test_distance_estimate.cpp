@@ -49,7 +49,9 @@ TEST(DistanceEstimate, NearlyParallelEdgesAreWithinTheirUncertainty) {
         expect_within_bound(e, ref, 4.0, "angle " + std::to_string(angle));
         parallel_path += e.uncertainty > 1e-12;
         // Very nearly parallel edges are measured by their endpoints, which is accurate.
-        if (angle <= 1e-10) EXPECT_LT(e.uncertainty, 1e-9) << angle;
+        if (angle <= 1e-10) {
+            EXPECT_LT(e.uncertainty, 1e-9) << angle;
+        }
     }
     EXPECT_GT(parallel_path, 100);  // the ill-conditioned range is exercised
 }

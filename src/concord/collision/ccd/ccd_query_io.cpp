@@ -63,7 +63,10 @@ class RowError {
 // A field as quoted in a message: a huge malformed field must not make a huge message.
 std::string quoted(std::string_view field) {
     constexpr std::size_t kMax = 40;
-    return "'" + std::string(field.substr(0, kMax)) + (field.size() > kMax ? "...'" : "'");
+    std::string q(1, '\'');
+    q.append(field.substr(0, kMax));
+    q.append(field.size() > kMax ? "...'" : "'");
+    return q;
 }
 
 mpz_class parse_integer(std::string_view field, const char* column, const RowError& error) {
