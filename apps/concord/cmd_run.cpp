@@ -19,6 +19,7 @@
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
 #include "concord/scene/scene_parser.hpp"
+#include "concord/solver/solver_enum_names.hpp"
 #include "concord/world/world.hpp"
 
 namespace concord::cli {
@@ -104,14 +105,19 @@ class Progress {
         const double eta = elapsed / k * (total_ - k);
         if (verbose_) {
             end_bar();
-            std::fprintf(stderr,
-                         "frame %d/%d t=%.6g newton=%d converged=%s contacts=%d candidates=%d "
-                         "min_distance=%s kappa=%.3g line_search=%d ccd_limited=%d linear_iters=%d "
-                         "t_coll=%.3fs t_solve=%.3fs t_frame=%.3fs\n",
-                         k, total_, time, s.newton_iterations, s.converged ? "yes" : "no",
-                         s.contacts, s.candidates, distance_text(s.min_distance).c_str(),
-                         s.barrier_stiffness, s.line_search_trials, s.ccd_limited_steps,
-                         s.linear_solver_iterations, s.t_coll, s.t_solve, s.t_frame);
+            std::fprintf(
+                stderr,
+                "frame %d/%d t=%.6g status=%s stop=%s newton=%d residual=%.3g contacts=%d "
+                "candidates=%d min_distance=%s kappa=%.3g line_search=%d ccd_limited=%d "
+                "linear_iters=%d islands=%d substeps=%d retries=%d dt_min=%.3g t_coll=%.3fs "
+                "t_assembly=%.3fs t_linear=%.3fs t_line_search=%.3fs t_solve=%.3fs "
+                "t_frame=%.3fs\n",
+                k, total_, time, std::string(to_string(s.status)).c_str(),
+                std::string(to_string(s.stop_reason)).c_str(), s.newton_iterations, s.residual,
+                s.contacts, s.candidates, distance_text(s.min_distance).c_str(),
+                s.barrier_stiffness, s.line_search_trials, s.ccd_limited_steps,
+                s.linear_solver_iterations, s.islands, s.substeps, s.retries, s.time_step, s.t_coll,
+                s.t_assembly, s.t_linear, s.t_line_search, s.t_solve, s.t_frame);
             return;
         }
         if (!tty_) {

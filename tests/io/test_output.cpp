@@ -137,6 +137,16 @@ TEST(OutputWriter, RoundTripIsBitExact) {
         st.t_coll = 0.001 * k;
         st.t_solve = 0.002 * k;
         st.t_frame = 0.0031 * k;
+        st.status = k % 3 == 1 ? ConvergenceStatus::Stopped : ConvergenceStatus::Converged;
+        st.stop_reason = k % 2 ? StopReason::MaxIterations : StopReason::Residual;
+        st.residual = 1e-7 * k;
+        st.islands = k + 4;
+        st.substeps = 1 + k % 2;
+        st.retries = k % 2;
+        st.time_step = 0.01 / (1 + k % 2);
+        st.t_assembly = 0.0004 * k;
+        st.t_linear = 0.0005 * k;
+        st.t_line_search = 0.0006 * k;
         w.write_frame(k, k * 0.01, q, &st);
         written.push_back(q);
         stats.push_back(st);
@@ -179,14 +189,24 @@ TEST(OutputWriter, RoundTripIsBitExact) {
         EXPECT_EQ(f.stats.t_coll, e.t_coll);
         EXPECT_EQ(f.stats.t_solve, e.t_solve);
         EXPECT_EQ(f.stats.t_frame, e.t_frame);
+        EXPECT_EQ(f.stats.status, e.status);
+        EXPECT_EQ(f.stats.stop_reason, e.stop_reason);
+        EXPECT_EQ(f.stats.residual, e.residual);
+        EXPECT_EQ(f.stats.islands, e.islands);
+        EXPECT_EQ(f.stats.substeps, e.substeps);
+        EXPECT_EQ(f.stats.retries, e.retries);
+        EXPECT_EQ(f.stats.time_step, e.time_step);
+        EXPECT_EQ(f.stats.t_assembly, e.t_assembly);
+        EXPECT_EQ(f.stats.t_linear, e.t_linear);
+        EXPECT_EQ(f.stats.t_line_search, e.t_line_search);
     }
 }
 
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 72u) << "StepStats changed: update io/step_stats_json.cpp";
-    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 12u);
+    EXPECT_EQ(sizeof(StepStats), 128u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
 }
 
 TEST(OutputWriter, RefusesANonEmptyFolderUnlessForced) {
@@ -247,12 +267,20 @@ TEST(SubstepStats, AccumulateOverAFrame) {
     a.candidates = 10;
     a.min_distance = 1e-3;
     a.t_frame = 0.5;
+    a.time_step = 0.01;
+    a.residual = 1e-3;
     b.newton_iterations = 4;
     b.converged = false;
     b.contacts = 2;
     b.candidates = 8;
     b.min_distance = 2e-4;
     b.t_frame = 0.25;
+    b.time_step = 0.005;
+    b.substeps = 2;
+    b.retries = 1;
+    b.status = ConvergenceStatus::Stopped;
+    b.stop_reason = StopReason::MaxIterations;
+    b.residual = 1e-4;
     accumulate_substep(frame, a, true);
     accumulate_substep(frame, b, false);
     EXPECT_EQ(frame.newton_iterations, 7);
@@ -261,6 +289,12 @@ TEST(SubstepStats, AccumulateOverAFrame) {
     EXPECT_EQ(frame.candidates, 10);
     EXPECT_EQ(frame.min_distance, 2e-4);
     EXPECT_EQ(frame.t_frame, 0.75);
+    EXPECT_EQ(frame.status, ConvergenceStatus::Stopped);
+    EXPECT_EQ(frame.stop_reason, StopReason::MaxIterations);
+    EXPECT_EQ(frame.residual, 1e-3);
+    EXPECT_EQ(frame.substeps, 3);
+    EXPECT_EQ(frame.retries, 1);
+    EXPECT_EQ(frame.time_step, 0.005);
 }
 
 /// Writes a valid two-body output directory by hand, then lets the test garble one part.
@@ -322,6 +356,11 @@ TEST(OutputReader, GarbledFramesNameFileAndLine) {
     out.frames(frame_line(0) + R"({"frame":1,"time":0.5,"q":[)" + kRow + "," + kRow +
                R"(],"stats":{"contacts":-1}})" + "\n");
     EXPECT_TRUE(contains(out.read_error(), file + ": line 2: stats.contacts: expected an integer"));
+    out.frames(R"({"frame":0,"time":0,"q":[)" + std::string(kRow) + "," + kRow +
+               R"(],"stats":{"status":"fine"}})" + "\n");
+    EXPECT_TRUE(
+        contains(out.read_error(),
+                 file + ": line 1: stats.status: expected one of converged, stopped, diverged"));
 }
 
 TEST(OutputReader, MissingOrBadHeaderFiles) {

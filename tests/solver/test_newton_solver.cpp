@@ -315,10 +315,11 @@ TEST(NewtonSolver, PsdProjectionModesOnAnIndefiniteProblem) {
 
 namespace {
 
-// A gradient that disagrees with the energy (constant): no line search can improve.
+// A gradient that contradicts the energy (the quartic's energy negated): the energy grows
+// along every direction the gradient calls descent, so no line search can improve.
 class InconsistentProblem final : public QuarticProblem {
 public:
-    double energy(const VecX&) override { return 1.0; }
+    double energy(const VecX& x) override { return -QuarticProblem::energy(x); }
 };
 
 // E = -|x|^2 / 2: unbounded below. Unprojected, the Hessian is negative, the steepest-descent

@@ -71,7 +71,8 @@ TEST(WorldContact, FrictionSticksBelowAndSlidesAboveTheFrictionAngle) {
 }
 
 // Two equal boxes meet head on without gravity: momentum is conserved, they never touch, and
-// the collision is inelastic (implicit Euler dissipates the impact: they end at rest together).
+// the collision is nearly inelastic (implicit Euler dissipates the impact; what is left is the
+// slow release of the barrier's stored energy once the solve meets its residual tolerance).
 TEST(WorldContact, HeadOnCollisionConservesMomentumWithoutPenetration) {
     SceneSpec s;
     s.gravity = Vec3::Zero();
@@ -82,17 +83,20 @@ TEST(WorldContact, HeadOnCollisionConservesMomentumWithoutPenetration) {
     b.velocity = Vec3(-2, 0, 0);
     s.bodies = {a, b};
     World w(s);
+    int peak_contacts = 0;
     for (int i = 0; i < 60; ++i) {
         const StepStats& st = w.step();
         const double gap = w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff();
         ASSERT_GT(gap, 0.0) << "step " << i;
         EXPECT_GT(st.min_distance, 0.0);
+        EXPECT_EQ(st.status, ConvergenceStatus::Converged);
+        peak_contacts = std::max(peak_contacts, st.contacts);
         const double momentum = w.q_dot(0)[0] + w.q_dot(1)[0];
         EXPECT_NEAR(momentum, 0.0, 1e-6);
     }
     EXPECT_LT(std::abs(w.q_dot(0)[0]), 0.2);  // lost (nearly) all approach speed
     EXPECT_LT(std::abs(w.q_dot(1)[0]), 0.2);
-    EXPECT_GT(w.last_stats().contacts, 0);
+    EXPECT_GT(peak_contacts, 0);
 }
 
 TEST(WorldContact, KinematicBodyFollowsItsPrescribedMotion) {

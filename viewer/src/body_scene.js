@@ -62,29 +62,40 @@ export class BodyScene {
     this.texture.minFilter = this.texture.magFilter = THREE.NearestFilter;
     this.texture.generateMipmaps = false;
 
-    this.material = new THREE.MeshLambertMaterial({ color: 0xffffff, flatShading: true });
-    const uniforms = { bodyTexture: { value: this.texture } };
-    this.material.onBeforeCompile = (shader) => {
-      Object.assign(shader.uniforms, uniforms);
-      shader.vertexShader = shader.vertexShader
-        .replace('#include <common>', `#include <common>
+    // A deliberately small shader: the per-vertex and per-pixel work is what a software
+    // renderer pays for. Flat shading from screen-space derivatives needs no normals; the light
+    // is the one `concord render` uses (ambient 0.35 + 0.65 |n . L|, L fixed to the camera), and
+    // colours stay in display (sRGB) values so that both programs show the same colours.
+    this.material = new THREE.ShaderMaterial({
+      uniforms: { bodyTexture: { value: this.texture } },
+      vertexShader: `
 attribute float bodyIndex;
 uniform highp sampler2D bodyTexture;
-varying vec3 vBodyColour;`)
-        .replace('#include <begin_vertex>', `
-int body = int(bodyIndex + 0.5);
-ivec2 texel = ivec2((body % ${BODIES_PER_ROW}) * 4, body / ${BODIES_PER_ROW});
-vec4 row0 = texelFetch(bodyTexture, texel, 0);
-vec4 row1 = texelFetch(bodyTexture, texel + ivec2(1, 0), 0);
-vec4 row2 = texelFetch(bodyTexture, texel + ivec2(2, 0), 0);
-vBodyColour = texelFetch(bodyTexture, texel + ivec2(3, 0), 0).rgb;
-vec3 transformed = vec3(dot(row0.xyz, position) + row0.w,
-                        dot(row1.xyz, position) + row1.w,
-                        dot(row2.xyz, position) + row2.w);`);
-      shader.fragmentShader = shader.fragmentShader
-        .replace('#include <common>', '#include <common>\nvarying vec3 vBodyColour;')
-        .replace('#include <color_fragment>', '#include <color_fragment>\ndiffuseColor.rgb *= vBodyColour;');
-    };
+varying vec3 vViewPosition;
+varying vec3 vColour;
+void main() {
+  int body = int(bodyIndex + 0.5);
+  ivec2 texel = ivec2((body % ${BODIES_PER_ROW}) * 4, body / ${BODIES_PER_ROW});
+  vec4 row0 = texelFetch(bodyTexture, texel, 0);
+  vec4 row1 = texelFetch(bodyTexture, texel + ivec2(1, 0), 0);
+  vec4 row2 = texelFetch(bodyTexture, texel + ivec2(2, 0), 0);
+  vColour = texelFetch(bodyTexture, texel + ivec2(3, 0), 0).rgb;
+  vec3 world = vec3(dot(row0.xyz, position) + row0.w,
+                    dot(row1.xyz, position) + row1.w,
+                    dot(row2.xyz, position) + row2.w);
+  vec4 view = viewMatrix * vec4(world, 1.0);
+  vViewPosition = view.xyz;
+  gl_Position = projectionMatrix * view;
+}`,
+      fragmentShader: `
+varying vec3 vViewPosition;
+varying vec3 vColour;
+void main() {
+  vec3 n = normalize(cross(dFdx(vViewPosition), dFdy(vViewPosition)));
+  float light = 0.35 + 0.65 * abs(dot(n, normalize(vec3(0.5, 1.0, 0.8))));
+  gl_FragColor = vec4(vColour * light, 1.0);
+}`,
+    });
 
     this.mesh = new THREE.Mesh(geometry, this.material);
     // Bodies move every frame; a bounding sphere of the local vertices would cull them wrongly.

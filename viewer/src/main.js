@@ -4,6 +4,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
+import { AdaptiveResolution } from './adaptive_resolution.js';
 import { BodyScene } from './body_scene.js';
 import { ColourModes } from './colour_modes.js';
 import { loadOutput } from './output_loader.js';
@@ -60,12 +61,15 @@ async function start() {
 
   const canvas = $('canvas');
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: params.get('aa') === '1' });
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2) * Number(params.get('scale') || 1));
+  // ?scale=F renders at F times the device pixel ratio; ?adaptive=0 keeps it fixed while playing.
+  const fullRatio = Math.min(window.devicePixelRatio || 1, 2) * Number(params.get('scale') || 1);
+  renderer.setPixelRatio(fullRatio);
   const world = new THREE.Scene();
   world.background = new THREE.Color(0x1e2126);
 
   const bodies = new BodyScene(output);
   world.add(bodies.group);
+  if (params.get('hide') === 'bodies') bodies.group.visible = false;
   api.bodyCount = bodies.bodyCount;
   api.triangleCount = bodies.triangleCount;
   api.frameCount = frames.count;
@@ -78,14 +82,10 @@ async function start() {
 
   const planes = makeScenePlanes(Array.isArray(output.scene.planes) ? output.scene.planes : [], centre, 6 * radius);
   world.add(planes);
+  if (params.get('hide') === 'planes') planes.visible = false;
   const partition = new PartitionObjects(4 * radius);
   world.add(partition.group);
 
-  world.add(new THREE.HemisphereLight(0xffffff, 0x404048, 1.6));
-  const sun = new THREE.DirectionalLight(0xffffff, 1.6);
-  sun.position.copy(up).multiplyScalar(3).add(new THREE.Vector3(1, 0.5, 2)).multiplyScalar(radius).add(centre);
-  sun.target.position.copy(centre);
-  world.add(sun, sun.target);
 
   const camera = new THREE.PerspectiveCamera(40, 1, radius / 100, radius * 100);
   camera.up.copy(up);
@@ -147,6 +147,7 @@ async function start() {
 
   function setPlaying(on) {
     playing = on;
+    if (on) resolution.resume();
     if (on && api.frameIndex === frames.count - 1) seek(0);
     $('play').textContent = on ? 'Pause' : 'Play';
   }
@@ -187,6 +188,10 @@ async function start() {
   };
   new ResizeObserver(resize).observe(view);
   resize();
+  const resolution = new AdaptiveResolution((fraction) => {
+    renderer.setPixelRatio(fullRatio * fraction);
+    resize();
+  }, params.get('adaptive') !== '0');
 
   let last = performance.now();
   function tick(now) {
@@ -202,10 +207,13 @@ async function start() {
       }
       if (f !== api.frameIndex) showFrame(f);
     }
+    if (!playing && resolution.still()) dirty = true;
     if (dirty || playing) {
       renderer.render(world, camera);
       ++api.renderedFrames;
       dirty = false;
+      if (playing) resolution.animated(now);
+      api.renderScale = resolution.fraction;
     }
   }
 

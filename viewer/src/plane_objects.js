@@ -17,7 +17,7 @@ function orient(object, point, normal, centre) {
 /** A finite, gridded square for each scene plane, `size` metres across. */
 export function makeScenePlanes(planes, centre, size) {
   const group = new THREE.Group();
-  const material = new THREE.MeshLambertMaterial({ color: 0x8a8f98, side: THREE.DoubleSide });
+  const material = new THREE.MeshBasicMaterial({ color: 0x8a8f99, side: THREE.DoubleSide });  // unlit: cheap
   for (const plane of planes) {
     const holder = new THREE.Group();
     const quad = new THREE.Mesh(new THREE.PlaneGeometry(size, size), material);

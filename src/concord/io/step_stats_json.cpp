@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
+
+#include "concord/solver/solver_enum_names.hpp"
 
 namespace concord {
 
@@ -10,8 +14,11 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
     nlohmann::json min_distance = nullptr;
     if (std::isfinite(s.min_distance)) min_distance = s.min_distance;
     return nlohmann::json{
+        {"status", std::string(to_string(s.status))},
+        {"stop_reason", std::string(to_string(s.stop_reason))},
         {"newton_iterations", s.newton_iterations},
         {"converged", s.converged},
+        {"residual", s.residual},
         {"contacts", s.contacts},
         {"candidates", s.candidates},
         {"min_distance", min_distance},
@@ -19,11 +26,30 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
         {"line_search_trials", s.line_search_trials},
         {"ccd_limited_steps", s.ccd_limited_steps},
         {"linear_solver_iterations", s.linear_solver_iterations},
+        {"islands", s.islands},
+        {"substeps", s.substeps},
+        {"retries", s.retries},
+        {"time_step", s.time_step},
         {"t_coll", s.t_coll},
+        {"t_assembly", s.t_assembly},
+        {"t_linear", s.t_linear},
+        {"t_line_search", s.t_line_search},
         {"t_solve", s.t_solve},
         {"t_frame", s.t_frame},
     };
 }
+
+namespace {
+
+template <typename E>
+E enum_field(const JsonNode& node) {
+    auto v = node.value().is_string() ? enum_from_string<E>(node.value().get<std::string>())
+                                      : std::nullopt;
+    if (!v) node.fail("expected one of " + enum_name_list<E>() + ", got " + node.describe());
+    return *v;
+}
+
+}  // namespace
 
 StepStats step_stats_from_json(const JsonNode& node) {
     if (!node.value().is_object()) node.fail("expected an object, got " + node.describe());
@@ -32,23 +58,33 @@ StepStats step_stats_from_json(const JsonNode& node) {
     auto count = [&](const char* key, int& field) {
         if (auto n = node.find(key)) field = n->integer(0, kMaxCount);
     };
-    auto seconds = [&](const char* key, double& field) {
+    auto non_negative = [&](const char* key, double& field) {
         if (auto n = node.find(key)) field = n->non_negative_number();
     };
+    if (auto n = node.find("status")) s.status = enum_field<ConvergenceStatus>(*n);
+    if (auto n = node.find("stop_reason")) s.stop_reason = enum_field<StopReason>(*n);
     count("newton_iterations", s.newton_iterations);
+    if (auto n = node.find("converged")) s.converged = n->boolean();
+    non_negative("residual", s.residual);
     count("contacts", s.contacts);
     count("candidates", s.candidates);
-    count("line_search_trials", s.line_search_trials);
-    count("ccd_limited_steps", s.ccd_limited_steps);
-    count("linear_solver_iterations", s.linear_solver_iterations);
-    if (auto n = node.find("converged")) s.converged = n->boolean();
     if (auto n = node.find("min_distance"); n && !n->value().is_null()) {
         s.min_distance = n->non_negative_number();
     }
-    if (auto n = node.find("barrier_stiffness")) s.barrier_stiffness = n->non_negative_number();
-    seconds("t_coll", s.t_coll);
-    seconds("t_solve", s.t_solve);
-    seconds("t_frame", s.t_frame);
+    non_negative("barrier_stiffness", s.barrier_stiffness);
+    count("line_search_trials", s.line_search_trials);
+    count("ccd_limited_steps", s.ccd_limited_steps);
+    count("linear_solver_iterations", s.linear_solver_iterations);
+    count("islands", s.islands);
+    count("substeps", s.substeps);
+    count("retries", s.retries);
+    non_negative("time_step", s.time_step);
+    non_negative("t_coll", s.t_coll);
+    non_negative("t_assembly", s.t_assembly);
+    non_negative("t_linear", s.t_linear);
+    non_negative("t_line_search", s.t_line_search);
+    non_negative("t_solve", s.t_solve);
+    non_negative("t_frame", s.t_frame);
     return s;
 }
 
@@ -57,8 +93,13 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
         frame = step;
         return;
     }
+    if (worst(frame.status, step.status) != frame.status) {
+        frame.status = step.status;
+        frame.stop_reason = step.stop_reason;
+    }
     frame.newton_iterations += step.newton_iterations;
     frame.converged = frame.converged && step.converged;
+    frame.residual = std::max(frame.residual, step.residual);
     frame.contacts = step.contacts;
     frame.candidates = std::max(frame.candidates, step.candidates);
     frame.min_distance = std::min(frame.min_distance, step.min_distance);
@@ -66,7 +107,14 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
     frame.line_search_trials += step.line_search_trials;
     frame.ccd_limited_steps += step.ccd_limited_steps;
     frame.linear_solver_iterations += step.linear_solver_iterations;
+    frame.islands = step.islands;
+    frame.substeps += step.substeps;
+    frame.retries += step.retries;
+    frame.time_step = std::min(frame.time_step, step.time_step);
     frame.t_coll += step.t_coll;
+    frame.t_assembly += step.t_assembly;
+    frame.t_linear += step.t_linear;
+    frame.t_line_search += step.t_line_search;
     frame.t_solve += step.t_solve;
     frame.t_frame += step.t_frame;
 }

@@ -17,10 +17,11 @@ nlohmann::json step_stats_to_json(const StepStats& stats);
 /// type throws InputError naming it.
 StepStats step_stats_from_json(const JsonNode& node);
 
-/// Folds the statistics of one more time step into those of a saved frame made of several
-/// substeps: counts of work add up (iterations, trials, times), contacts and barrier stiffness
-/// are those of the last step, candidates the peak, min_distance the minimum, and converged
-/// holds when every step converged.
+/// Folds the statistics of one more World::step into those of a saved frame made of several
+/// (scene "substeps"): counts of work add up (iterations, trials, substeps, retries, times);
+/// contacts, islands and barrier stiffness are the last step's; candidates and residual the
+/// peak; min_distance and time_step the minimum; status and stop_reason the worst step's; and
+/// converged holds when every step converged.
 void accumulate_substep(StepStats& frame, const StepStats& step, bool first);
 
 }  // namespace concord

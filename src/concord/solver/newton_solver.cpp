@@ -110,7 +110,8 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         st.residual_history.push_back(measure);
 
         // Explosion control, then convergence, then the limits.
-        if (!std::isfinite(measure) || !x.allFinite())
+        // (Eigen's maxCoeff skips NaNs, so the group norms are checked themselves.)
+        if (!std::isfinite(measure) || !rho.allFinite() || !x.allFinite())
             return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
         if (k == 0) {
             rho0 = rho;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "concord/body/body_builder.hpp"
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
 #include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/math/error.hpp"
