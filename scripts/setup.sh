@@ -22,7 +22,11 @@ packages=(
     nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
     libassimp-dev
     libgtest-dev libgmock-dev libbenchmark-dev
+    libpng-dev chromium
 )
+# The web viewer is built with Node.js and npm (viewer/). A machine that already has them (e.g.
+# from another source) keeps its own: Debian's npm package would clash with it.
+if ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
 
 install_missing() {
     local missing=()
@@ -47,12 +51,29 @@ build() {
     cmake --build "$build_dir" -j "$jobs"
 }
 
+# viewer/dist: the web viewer's static assets (three.js bundled in) that `concord view` serves.
+# npm ci runs only when package-lock.json changed since the last install, and the bundle is
+# rebuilt only when its sources changed (build.mjs --if-changed).
+build_viewer() {
+    local dir="$root/viewer"
+    local stamp="$dir/node_modules/.concord-lock-sha256"
+    local want
+    want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+        echo "setup: installing the viewer's npm packages (npm ci)"
+        (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$want" > "$stamp"
+    fi
+    (cd "$dir" && node build.mjs --if-changed)
+}
+
 case "$mode" in
     build|demo|test) ;;
     *) echo "usage: scripts/setup.sh demo|test|build" >&2; exit 2 ;;
 esac
 
 install_missing
+build_viewer
 build
 
 case "$mode" in

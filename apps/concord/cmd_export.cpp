@@ -45,7 +45,8 @@ int run_export(const ExportOptions& o) {
                   << " m" << std::endl;
         return kExitOk;
     }
-    const MeshSequenceFormat format = o.format == "obj" ? MeshSequenceFormat::Obj : MeshSequenceFormat::Ply;
+    const MeshSequenceFormat format =
+        o.format == "obj" ? MeshSequenceFormat::Obj : MeshSequenceFormat::Ply;
     const std::string out = o.out.empty() ? (fs::path(o.dir) / o.format).string() : o.out;
     const MeshSequenceSummary s = export_mesh_sequence(reader, out, format, selection);
     std::cout << "concord export: wrote " << s.files << " " << o.format << " file(s) to " << out

@@ -35,11 +35,9 @@ int run_plot(const PlotOptions& o) {
     std::error_code ec;
     Chart chart;
     std::string what;
-    if (fs::is_directory(o.trace, ec) ||
-        fs::path(o.trace).filename() == output_layout::kFrames) {
-        const std::string dir = fs::is_directory(o.trace, ec)
-                                    ? o.trace
-                                    : fs::path(o.trace).parent_path().string();
+    if (fs::is_directory(o.trace, ec) || fs::path(o.trace).filename() == output_layout::kFrames) {
+        const std::string dir =
+            fs::is_directory(o.trace, ec) ? o.trace : fs::path(o.trace).parent_path().string();
         OutputReader reader(dir.empty() ? "." : dir);
         chart = frame_stats_chart(reader);
         what = "per-frame statistics";
@@ -47,8 +45,8 @@ int run_plot(const PlotOptions& o) {
         throw InputError(o.trace + ": no such file or folder");
     } else if (looks_like_admm_trace(o.trace)) {
         const AdmmTrace trace = read_admm_trace(o.trace);
-        chart = admm_convergence_chart(trace, o.frame >= 0 ? std::optional<int>(o.frame) : std::nullopt,
-                                       o.trace);
+        chart = admm_convergence_chart(
+            trace, o.frame >= 0 ? std::optional<int>(o.frame) : std::nullopt, o.trace);
         what = "ADMM convergence";
     } else {
         throw InputError(o.trace +
@@ -74,9 +72,9 @@ int run_plot(const PlotOptions& o) {
 
 void register_plot(CLI::App& app, Action& action) {
     auto o = std::make_shared<PlotOptions>();
-    auto* cmd = app.add_subcommand("plot", "Plot an ADMM trace or an output directory's per-frame stats");
-    cmd->add_option("trace", o->trace,
-                    "ADMM trace (.jsonl), output directory, or its frames.jsonl")
+    auto* cmd =
+        app.add_subcommand("plot", "Plot an ADMM trace or an output directory's per-frame stats");
+    cmd->add_option("trace", o->trace, "ADMM trace (.jsonl), output directory, or its frames.jsonl")
         ->required();
     cmd->add_option("--out", o->out, "plot.svg or plot.png")->required();
     cmd->add_option("--frame", o->frame, "ADMM trace: plot only this frame (default: all)")

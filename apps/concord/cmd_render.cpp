@@ -66,7 +66,8 @@ bool encode_video(const std::string& ffmpeg, const fs::path& folder, double fps)
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;
-    if (posix_spawn(&pid, ffmpeg.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return false;
+    if (posix_spawn(&pid, ffmpeg.c_str(), nullptr, nullptr, argv.data(), environ) != 0)
+        return false;
     int status = 0;
     if (::waitpid(pid, &status, 0) < 0) return false;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -80,7 +81,8 @@ int run_render(RenderCommand& c) {
     const RunOverview overview = survey_run(reader, meshes, c.options.colour == ColourMode::Speed);
     if (overview.frames.empty()) throw InputError(c.dir + "/frames.jsonl: no frames");
     OutputRenderer renderer(reader, std::move(meshes), c.options, overview);
-    if (!renderer.colour_note().empty()) std::cerr << "concord render: " << renderer.colour_note() << "\n";
+    if (!renderer.colour_note().empty())
+        std::cerr << "concord render: " << renderer.colour_note() << "\n";
 
     const bool sequence = !c.frames.empty();
     FrameSelection selection;
@@ -95,7 +97,8 @@ int run_render(RenderCommand& c) {
     if (sequence) {
         std::error_code ec;
         fs::create_directories(c.out, ec);
-        if (!fs::is_directory(c.out, ec)) throw InputError("--out: " + c.out + ": cannot create folder");
+        if (!fs::is_directory(c.out, ec))
+            throw InputError("--out: " + c.out + ": cannot create folder");
     }
 
     int written = 0;
@@ -113,8 +116,9 @@ int run_render(RenderCommand& c) {
     });
 
     const Camera& cam = renderer.camera();
-    std::cout << "concord render: wrote " << (sequence ? std::to_string(written) + " images to " + c.out : last)
-              << " (" << c.options.width << "x" << c.options.height << ", "
+    std::cout << "concord render: wrote "
+              << (sequence ? std::to_string(written) + " images to " + c.out : last) << " ("
+              << c.options.width << "x" << c.options.height << ", "
               << renderer.triangles_per_frame() << " triangles per frame, camera " << cam.eye.x()
               << "," << cam.eye.y() << "," << cam.eye.z() << ":" << cam.target.x() << ","
               << cam.target.y() << "," << cam.target.z() << ")" << std::endl;
@@ -132,8 +136,9 @@ int run_render(RenderCommand& c) {
                 fps = std::clamp(fps, 1.0, 120.0);
             }
             if (encode_video(ffmpeg, c.out, fps))
-                std::cout << "concord render: wrote " << (fs::path(c.out) / "animation.mp4").string()
-                          << " at " << fps << " frames/s" << std::endl;
+                std::cout << "concord render: wrote "
+                          << (fs::path(c.out) / "animation.mp4").string() << " at " << fps
+                          << " frames/s" << std::endl;
             else
                 std::cerr << "concord render: ffmpeg failed; the PNG images are still there\n";
         }
@@ -145,7 +150,8 @@ int run_render(RenderCommand& c) {
 
 void register_render(CLI::App& app, Action& action) {
     auto c = std::make_shared<RenderCommand>();
-    auto* cmd = app.add_subcommand("render", "Render frames of an output directory to PNG without a GPU");
+    auto* cmd =
+        app.add_subcommand("render", "Render frames of an output directory to PNG without a GPU");
     cmd->add_option("dir", c->dir, "Output directory written by `concord run`")->required();
     auto* frame = cmd->add_option("--frame", c->frame, "Frame number to render (default: the last)")
                       ->check(CLI::NonNegativeNumber);
@@ -158,8 +164,9 @@ void register_render(CLI::App& app, Action& action) {
         ->check(CLI::Range(1, 8192));
     cmd->add_option("--height", c->options.height, "Image height in pixels (default 540)")
         ->check(CLI::Range(1, 8192));
-    cmd->add_option("--camera", c->options.camera,
-                    "Eye EX,EY,EZ or eye and target EX,EY,EZ:TX,TY,TZ (default: the viewer's view)");
+    cmd->add_option(
+        "--camera", c->options.camera,
+        "Eye EX,EY,EZ or eye and target EX,EY,EZ:TX,TY,TZ (default: the viewer's view)");
     cmd->add_option("--fov", c->options.fov_deg, "Vertical field of view in degrees (default 40)")
         ->check(CLI::Range(1.0, 170.0));
     cmd->add_option("--color", c->colour, "Colour bodies by body, worker, speed or contacts")
@@ -168,7 +175,8 @@ void register_render(CLI::App& app, Action& action) {
                     "Samples per pixel along each axis, 1-4 (default 2)")
         ->check(CLI::Range(1, 4));
     cmd->add_flag("--no-planes", c->no_planes, "Leave out the scene's planes");
-    cmd->add_flag("--no-video", c->no_video, "With --frames: do not make an mp4 even if ffmpeg exists");
+    cmd->add_flag("--no-video", c->no_video,
+                  "With --frames: do not make an mp4 even if ffmpeg exists");
     cmd->add_option("--fps", c->fps, "Frame rate of the mp4 (default: real time, 1-120)")
         ->check(CLI::PositiveNumber);
     cmd->callback([c, &action] { action = [c] { return run_render(*c); }; });

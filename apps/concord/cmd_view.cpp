@@ -31,7 +31,9 @@ struct ViewOptions {
 
 std::atomic<bool> g_stop{false};
 
-extern "C" void request_stop(int) { g_stop = true; }
+extern "C" void request_stop(int) {
+    g_stop = true;
+}
 
 /// Starts the desktop's browser on `url` without waiting for it; false when none could start.
 bool open_browser(const std::string& url) {
@@ -77,8 +79,8 @@ int run_view(const ViewOptions& o) {
     std::signal(SIGTERM, request_stop);
     std::signal(SIGCHLD, SIG_IGN);  // a browser started by --open is never waited for
 
-    std::cout << "concord view: serving " << o.dir << " (" << reader.bodies().size()
-              << " bodies, " << frames << " frames) at " << server.url() << std::endl;
+    std::cout << "concord view: serving " << o.dir << " (" << reader.bodies().size() << " bodies, "
+              << frames << " frames) at " << server.url() << std::endl;
     std::cout << "concord view: open that URL in a browser; press Ctrl-C to stop" << std::endl;
     if (o.open && !open_browser(server.url()))
         std::cerr << "concord view: could not start a browser; open the URL by hand\n";

@@ -26,19 +26,43 @@ struct Glb {
 
     explicit Glb(const std::string& path) {
         const std::string s = read_file(path);
-        if (s.size() < 20) { error = "too short"; return; }
-        if (u32(s, 0) != 0x46546C67) { error = "bad magic"; return; }
-        if (u32(s, 4) != 2) { error = "bad version"; return; }
-        if (u32(s, 8) != s.size()) { error = "length field differs from file size"; return; }
+        if (s.size() < 20) {
+            error = "too short";
+            return;
+        }
+        if (u32(s, 0) != 0x46546C67) {
+            error = "bad magic";
+            return;
+        }
+        if (u32(s, 4) != 2) {
+            error = "bad version";
+            return;
+        }
+        if (u32(s, 8) != s.size()) {
+            error = "length field differs from file size";
+            return;
+        }
         const std::uint32_t json_len = u32(s, 12);
-        if (u32(s, 16) != 0x4E4F534A) { error = "first chunk is not JSON"; return; }
-        if (json_len % 4 != 0 || 20 + json_len > s.size()) { error = "bad JSON chunk length"; return; }
+        if (u32(s, 16) != 0x4E4F534A) {
+            error = "first chunk is not JSON";
+            return;
+        }
+        if (json_len % 4 != 0 || 20 + json_len > s.size()) {
+            error = "bad JSON chunk length";
+            return;
+        }
         json = nlohmann::json::parse(s.substr(20, json_len));
         std::size_t at = 20 + json_len;
         if (at < s.size()) {
             const std::uint32_t bin_len = u32(s, at);
-            if (u32(s, at + 4) != 0x004E4942) { error = "second chunk is not BIN"; return; }
-            if (bin_len % 4 != 0 || at + 8 + bin_len != s.size()) { error = "bad BIN chunk length"; return; }
+            if (u32(s, at + 4) != 0x004E4942) {
+                error = "second chunk is not BIN";
+                return;
+            }
+            if (bin_len % 4 != 0 || at + 8 + bin_len != s.size()) {
+                error = "bad BIN chunk length";
+                return;
+            }
             bin.assign(s.begin() + static_cast<long>(at + 8), s.end());
         }
     }
@@ -50,7 +74,8 @@ struct Glb {
         const std::size_t n = a["count"].get<std::size_t>() * components(a["type"]);
         EXPECT_EQ(a["componentType"], 5126);
         const std::size_t offset = v["byteOffset"].get<std::size_t>() + a.value("byteOffset", 0u);
-        EXPECT_LE(offset + 4 * n, v["byteOffset"].get<std::size_t>() + v["byteLength"].get<std::size_t>());
+        EXPECT_LE(offset + 4 * n,
+                  v["byteOffset"].get<std::size_t>() + v["byteLength"].get<std::size_t>());
         std::vector<float> out(n);
         std::memcpy(out.data(), bin.data() + offset, 4 * n);
         return out;

@@ -17,8 +17,8 @@ std::string synthetic_trace(int frames, int iterations) {
             const double r = std::pow(0.5, i);
             out += "{\"frame\": " + std::to_string(f) + ", \"iteration\": " + std::to_string(i) +
                    ", \"primal_residual\": " + std::to_string(r) +
-                   ", \"dual_residual\": " + std::to_string(r / 3) + ", \"mse\": " + std::to_string(r * r) +
-                   ", \"rho\": 10, \"t\": 0.001}\n";
+                   ", \"dual_residual\": " + std::to_string(r / 3) +
+                   ", \"mse\": " + std::to_string(r * r) + ", \"rho\": 10, \"t\": 0.001}\n";
         }
     return out;
 }
@@ -42,10 +42,13 @@ TEST(AdmmTrace, MalformedLinesNameLineAndKey) {
         test::write_file(dir.file("t.jsonl"), text);
         return test::error_of([&] { read_admm_trace(dir.file("t.jsonl")); });
     };
-    EXPECT_TRUE(test::contains(error_for("{\"frame\": 0, \"iteration\": 0, \"dual_residual\": 1}\n"),
-                               "t.jsonl: line 1: "));
+    EXPECT_TRUE(
+        test::contains(error_for("{\"frame\": 0, \"iteration\": 0, \"dual_residual\": 1}\n"),
+                       "t.jsonl: line 1: "));
     EXPECT_TRUE(test::contains(
-        error_for(synthetic_trace(1, 1) + "{\"frame\": 0, \"iteration\": 1, \"primal_residual\": -1, \"dual_residual\": 1}\n"),
+        error_for(
+            synthetic_trace(1, 1) +
+            "{\"frame\": 0, \"iteration\": 1, \"primal_residual\": -1, \"dual_residual\": 1}\n"),
         "line 2: primal_residual"));
     EXPECT_TRUE(test::contains(error_for(synthetic_trace(1, 2) + synthetic_trace(1, 1)),
                                "line 3: iteration: frame 0 already has iteration 0"));
@@ -71,7 +74,8 @@ TEST(AdmmConvergenceChart, OneLinePerFrameOnALogScale) {
     ASSERT_EQ(one.panels.size(), 1u);
     ASSERT_EQ(one.panels[0].series[0].lines.size(), 1u);
     EXPECT_EQ(one.panels[0].series[0].lines[0].size(), 8u);
-    EXPECT_TRUE(test::contains(chart_to_svg(one), "data-series=\"primal residual\" data-count=\"8\""));
+    EXPECT_TRUE(
+        test::contains(chart_to_svg(one), "data-series=\"primal residual\" data-count=\"8\""));
     EXPECT_TRUE(test::contains(test::error_of([&] { admm_convergence_chart(trace, 9, "t.jsonl"); }),
                                "t.jsonl: no frame 9 in the trace (frames: 0..3)"));
 }

@@ -12,11 +12,12 @@ namespace {
 Chart two_panel_chart() {
     Chart c;
     c.title = "t <&>";
-    ChartPanel linear{"counts", "frame", false, {}};
+    ChartPanel linear{"counts", "frame", false, true, {}};
     linear.series.push_back({"contacts", "#1f77b4", {{{0, 1}, {1, 3}, {2, 2}, {3, 5}}}});
-    ChartPanel log{"residual", "iteration", true, {}};
+    ChartPanel log{"residual", "iteration", true, true, {}};
     // Non-positive values cannot sit on a log axis: the line breaks there.
-    log.series.push_back({"primal", "#d62728", {{{0, 1}, {1, 0.1}, {2, 0}, {3, 0.001}, {4, 1e-4}}}});
+    log.series.push_back(
+        {"primal", "#d62728", {{{0, 1}, {1, 0.1}, {2, 0}, {3, 0.001}, {4, 1e-4}}}});
     c.panels = {linear, log};
     return c;
 }
@@ -30,6 +31,9 @@ TEST(AxisTicks, LinearTicksAreRoundAndCoverTheRange) {
     const auto u = axis_ticks(-0.3, 0.7, false);
     EXPECT_DOUBLE_EQ(u[1] - u[0], 0.2);
     for (double x : u) EXPECT_TRUE(x >= -0.3 - 1e-12 && x <= 0.7 + 1e-12);
+    // Frame numbers: whole steps only, even for a short range.
+    const auto w = axis_ticks(0, 2, false, true);
+    EXPECT_EQ(w, std::vector<double>({0, 1, 2}));
 }
 
 TEST(AxisTicks, LogTicksArePowersOfTen) {
@@ -55,14 +59,16 @@ TEST(ChartSvg, HasOnePolylinePerUnbrokenRunWithItsPointCount) {
     EXPECT_TRUE(test::contains(svg, "data-series=\"contacts\" data-count=\"4\""));
     // 1, 0.1 | (0 dropped) | 0.001, 1e-4: two runs of two points.
     const std::regex primal("data-series=\"primal\" data-count=\"2\"");
-    EXPECT_EQ(std::distance(std::sregex_iterator(svg.begin(), svg.end(), primal), std::sregex_iterator()), 2);
+    EXPECT_EQ(
+        std::distance(std::sregex_iterator(svg.begin(), svg.end(), primal), std::sregex_iterator()),
+        2);
     EXPECT_TRUE(test::contains(svg, ">1e-04<"));
     EXPECT_TRUE(test::contains(svg, "</svg>\n"));
 }
 
 TEST(ChartSvg, EmptyPanelSaysNoData) {
     Chart c;
-    c.panels.push_back({"empty", "x", false, {{"s", "#000000", {{}}}}});
+    c.panels.push_back({"empty", "x", false, false, {{"s", "#000000", {{}}}}});
     EXPECT_TRUE(test::contains(chart_to_svg(c), ">no data<"));
 }
 

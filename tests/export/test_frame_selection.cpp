@@ -34,11 +34,15 @@ TEST(FrameSelection, RejectsMalformedText) {
 
 TEST(FrameSelection, CheckNamesTheSavedRange) {
     EXPECT_NO_THROW(check_selection(single_frame(3), {0, 1, 2, 3}, "f.jsonl"));
-    EXPECT_TRUE(test::contains(test::error_of([] { check_selection(single_frame(9), {0, 1, 2}, "f.jsonl"); }),
+    EXPECT_TRUE(test::contains(test::error_of([] {
+                                   check_selection(single_frame(9), {0, 1, 2}, "f.jsonl");
+                               }),
                                "f.jsonl: no saved frame 9 (saved frames: 0..2)"));
-    EXPECT_TRUE(test::contains(
-        test::error_of([] { check_selection(parse_frame_selection("5:8", "x"), {0, 1}, "f.jsonl"); }),
-        "matches no saved frame (saved frames: 0..1)"));
+    EXPECT_TRUE(
+        test::contains(test::error_of([] {
+                           check_selection(parse_frame_selection("5:8", "x"), {0, 1}, "f.jsonl");
+                       }),
+                       "matches no saved frame (saved frames: 0..1)"));
 }
 
 }  // namespace

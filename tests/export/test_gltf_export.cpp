@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "concord/export/gltf_export.hpp"
 #include "concord/export/glb_builder.hpp"
+#include "concord/export/gltf_export.hpp"
 #include "export/export_test_util.hpp"
 #include "export/glb_reader.hpp"
 
@@ -21,7 +21,8 @@ TEST(GlbBuilder, ContainerIsAlignedAndSelfConsistent) {
     ASSERT_EQ(parsed.error, "");
     EXPECT_EQ(parsed.json["asset"]["version"], "2.0");
     EXPECT_EQ(parsed.json["buffers"][0]["byteLength"], parsed.bin.size());
-    for (const auto& view : parsed.json["bufferViews"]) EXPECT_EQ(view["byteOffset"].get<int>() % 4, 0);
+    for (const auto& view : parsed.json["bufferViews"])
+        EXPECT_EQ(view["byteOffset"].get<int>() % 4, 0);
     EXPECT_EQ(parsed.json["accessors"][a]["min"], nlohmann::json({1, 2, 3}));
     EXPECT_EQ(parsed.json["accessors"][b]["componentType"], GlbBuilder::kUnsignedInt);
     EXPECT_EQ(parsed.floats(c), std::vector<float>({0.5f}));
@@ -36,7 +37,7 @@ TEST(GltfExport, OneNodePerBodyAndOneKeyframePerFrame) {
     EXPECT_EQ(s.bodies, 3);
     EXPECT_EQ(s.distinct_meshes, 2);  // cube0 and cube2 have the same mesh, cube1 is smaller
     EXPECT_EQ(s.frames, 6);
-    EXPECT_EQ(s.animated_bodies, 2);  // the static body has no channels
+    EXPECT_EQ(s.animated_bodies, 2);   // the static body has no channels
     EXPECT_LT(s.max_trs_error, 1e-6);  // rigid motions: only float rounding
 
     test::Glb glb(path);
@@ -64,7 +65,8 @@ TEST(GltfExport, OneNodePerBodyAndOneKeyframePerFrame) {
     // Body 1's keyframes reproduce x = p + A X at every frame.
     for (const auto& ch : anim["channels"]) {
         if (ch["target"]["node"] != 1) continue;
-        const std::vector<float> v = glb.floats(anim["samplers"][ch["sampler"].get<int>()]["output"]);
+        const std::vector<float> v =
+            glb.floats(anim["samplers"][ch["sampler"].get<int>()]["output"]);
         const std::string property = ch["target"]["path"];
         for (int k = 0; k < 6; ++k) {
             if (property == "translation") {
@@ -73,7 +75,8 @@ TEST(GltfExport, OneNodePerBodyAndOneKeyframePerFrame) {
                 EXPECT_NEAR(v[3 * k], p.x(), 1e-6);
             } else if (property == "rotation") {
                 const Eigen::Quaterniond q(v[4 * k + 3], v[4 * k], v[4 * k + 1], v[4 * k + 2]);
-                EXPECT_TRUE(q.toRotationMatrix().isApprox(test::HandMadeOutput::orientation(1, k), 1e-5));
+                EXPECT_TRUE(
+                    q.toRotationMatrix().isApprox(test::HandMadeOutput::orientation(1, k), 1e-5));
                 if (k > 0) {  // consecutive keys stay in one hemisphere
                     const double dot = v[4 * k] * v[4 * k - 4] + v[4 * k + 1] * v[4 * k - 3] +
                                        v[4 * k + 2] * v[4 * k - 2] + v[4 * k + 3] * v[4 * k - 1];
@@ -110,16 +113,21 @@ TEST(GltfExport, BadInputIsAnInputError) {
     OutputReader reader(out.str());
     GltfExportOptions options;
     options.frames = single_frame(10);
-    EXPECT_TRUE(test::contains(test::error_of([&] { export_gltf(reader, out.dir.file("a.glb"), options); }),
-                               "frames.jsonl: no saved frame 10 (saved frames: 0..2)"));
+    EXPECT_TRUE(
+        test::contains(test::error_of([&] { export_gltf(reader, out.dir.file("a.glb"), options); }),
+                       "frames.jsonl: no saved frame 10 (saved frames: 0..2)"));
     // Equal times cannot be keyframes.
-    test::write_file(out.dir.file("frames.jsonl"),
-                     test::read_file(out.dir.file("frames.jsonl")) +
-                         R"({"frame": 3, "time": 0.02, "q": [[0,0,0,1,0,0,0,1,0,0,0,1]], "stats": {}})" "\n");
-    EXPECT_TRUE(test::contains(test::error_of([&] { export_gltf(reader, out.dir.file("a.glb"), {}); }),
-                               "frame 3: time"));
+    test::write_file(
+        out.dir.file("frames.jsonl"),
+        test::read_file(out.dir.file("frames.jsonl")) +
+            R"({"frame": 3, "time": 0.02, "q": [[0,0,0,1,0,0,0,1,0,0,0,1]], "stats": {}})"
+            "\n");
     EXPECT_TRUE(test::contains(
-        test::error_of([&] { export_gltf(reader, "/nonexistent/dir/a.glb", GltfExportOptions{single_frame(0), true}); }),
+        test::error_of([&] { export_gltf(reader, out.dir.file("a.glb"), {}); }), "frame 3: time"));
+    EXPECT_TRUE(test::contains(
+        test::error_of([&] {
+            export_gltf(reader, "/nonexistent/dir/a.glb", GltfExportOptions{single_frame(0), true});
+        }),
         "/nonexistent/dir/a.glb: cannot write file"));
 }
 

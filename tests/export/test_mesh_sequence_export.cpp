@@ -16,8 +16,8 @@ TEST(MeshSequenceExport, ObjFramesHoldExactWorldVertices) {
     test::HandMadeOutput out("objseq", 2, 4);
     OutputReader reader(out.str());
     const std::string folder = out.dir.file("obj");
-    const MeshSequenceSummary s =
-        export_mesh_sequence(reader, folder, MeshSequenceFormat::Obj, parse_frame_selection("1:3", "x"));
+    const MeshSequenceSummary s = export_mesh_sequence(reader, folder, MeshSequenceFormat::Obj,
+                                                       parse_frame_selection("1:3", "x"));
     EXPECT_EQ(s.files, 3);
     EXPECT_EQ(s.vertices_per_frame, 16);
     EXPECT_EQ(s.faces_per_frame, 24);
@@ -55,17 +55,19 @@ TEST(MeshSequenceExport, PlyFramesReadBack) {
     ASSERT_EQ(merged.num_vertices(), 16);
     ASSERT_EQ(merged.num_faces(), 24);
     const TriMesh cube1 = reader.load_mesh(1);
-    const Vec3 expected = test::HandMadeOutput::position(1, 1) +
-                          test::HandMadeOutput::orientation(1, 1) * cube1.vertices.row(3).transpose();
-    EXPECT_LT((Vec3(merged.vertices.row(11).transpose()) - expected).norm(), 1e-6);  // assimp reads floats
+    const Vec3 expected =
+        test::HandMadeOutput::position(1, 1) +
+        test::HandMadeOutput::orientation(1, 1) * cube1.vertices.row(3).transpose();
+    EXPECT_LT((Vec3(merged.vertices.row(11).transpose()) - expected).norm(),
+              1e-6);  // assimp reads floats
 }
 
 TEST(MeshSequenceExport, BadSelectionNamesTheRange) {
     test::HandMadeOutput out("seqbad", 1, 2);
     OutputReader reader(out.str());
     EXPECT_TRUE(test::contains(test::error_of([&] {
-                                   export_mesh_sequence(reader, out.dir.file("o"), MeshSequenceFormat::Obj,
-                                                        single_frame(7));
+                                   export_mesh_sequence(reader, out.dir.file("o"),
+                                                        MeshSequenceFormat::Obj, single_frame(7));
                                }),
                                "no saved frame 7 (saved frames: 0..1)"));
 }

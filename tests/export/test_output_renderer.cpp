@@ -27,7 +27,7 @@ TEST(SurveyRun, BoundsCoverEveryFrameAndSpeedsFollowTheMotion) {
     const RunOverview o = survey_run(reader, meshes, true);
     EXPECT_EQ(o.frames, std::vector<int>({0, 1, 2, 3, 4}));
     EXPECT_NEAR(o.bounds.max().y(), 1.0 + std::sqrt(0.5), 0.3);  // the cube's corner at frame 0
-    EXPECT_LT(o.bounds.min().y(), 0.6 - 0.5 + 1e-9);                // lower at frame 4
+    EXPECT_LT(o.bounds.min().y(), 0.6 - 0.5 + 1e-9);             // lower at frame 4
     ASSERT_EQ(o.speeds.size(), 10u);
     // Centroids fall 0.1 per 0.01 s: 10 m/s for every body in every frame (frame 0 copies 1).
     for (float v : o.speeds) EXPECT_NEAR(v, 10.0, 1e-6);
@@ -47,7 +47,8 @@ TEST(OutputRenderer, DrawsBodiesAndPlanesInTheFittedView) {
     EXPECT_TRUE(renderer.colour_note().empty());
     EXPECT_EQ(renderer.triangles_per_frame(), 24);
     std::vector<Image> images;
-    for_each_selected_frame(reader, single_frame(0), [&](const FrameRecord& r) { images.push_back(renderer.render(r)); });
+    for_each_selected_frame(reader, single_frame(0),
+                            [&](const FrameRecord& r) { images.push_back(renderer.render(r)); });
     ASSERT_EQ(images.size(), 1u);
     const int bodies_only = differing_pixels(images[0], opt.background);
     EXPECT_GT(bodies_only, 200);
@@ -57,7 +58,8 @@ TEST(OutputRenderer, DrawsBodiesAndPlanesInTheFittedView) {
 
     opt.planes = true;
     OutputRenderer with_planes(reader, meshes, opt, o);
-    for_each_selected_frame(reader, single_frame(0), [&](const FrameRecord& r) { images.push_back(with_planes.render(r)); });
+    for_each_selected_frame(reader, single_frame(0),
+                            [&](const FrameRecord& r) { images.push_back(with_planes.render(r)); });
     EXPECT_GT(differing_pixels(images[1], opt.background), bodies_only + 500);
 }
 
@@ -68,10 +70,13 @@ TEST(OutputRenderer, ColourModesWithoutDataFallBackWithANote) {
     const RunOverview o = survey_run(reader, meshes, false);
     RenderOptions opt;
     opt.colour = ColourMode::Worker;
-    EXPECT_TRUE(test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(), "stats.workers"));
+    EXPECT_TRUE(
+        test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(), "stats.workers"));
     opt.colour = ColourMode::Contacts;
-    EXPECT_TRUE(test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(), "stats.body_contacts"));
-    EXPECT_TRUE(test::contains(test::error_of([] { parse_colour_mode("rainbow"); }), "--color: expected body"));
+    EXPECT_TRUE(test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(),
+                               "stats.body_contacts"));
+    EXPECT_TRUE(test::contains(test::error_of([] { parse_colour_mode("rainbow"); }),
+                               "--color: expected body"));
     EXPECT_EQ(parse_colour_mode("speed"), ColourMode::Speed);
 }
 
@@ -85,9 +90,11 @@ TEST(OutputRenderer, ExplicitCameraIsUsed) {
     OutputRenderer renderer(reader, meshes, opt, o);
     EXPECT_EQ(renderer.camera().eye, Vec3(0, 10, 0.001));
     opt.camera = "1,2";
-    EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }), "--camera: "));
+    EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }),
+                               "--camera: "));
     opt.camera = "0,0,0:0,0,0";
-    EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }), "the eye is at the target"));
+    EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }),
+                               "the eye is at the target"));
 }
 
 TEST(Palette, MatchesTheViewerFormulas) {
@@ -116,7 +123,8 @@ TEST(FrameStatsChart, OnePointPerFrame) {
     EXPECT_EQ(c.panels[0].series[0].lines[0].size(), 7u);
     EXPECT_DOUBLE_EQ(c.panels[1].series[0].lines[0][4].y(), 3);  // 2 + 4 % 3
     EXPECT_TRUE(c.panels[3].log_y);
-    EXPECT_TRUE(test::contains(chart_to_svg(c), "data-series=\"Newton iterations\" data-count=\"7\""));
+    EXPECT_TRUE(
+        test::contains(chart_to_svg(c), "data-series=\"Newton iterations\" data-count=\"7\""));
 }
 
 }  // namespace

@@ -10,7 +10,8 @@ namespace {
 
 TriMesh unit_cube() {
     Vertices v(8, 3);
-    for (int i = 0; i < 8; ++i) v.row(i) << (i & 1 ? 0.5 : -0.5), (i & 2 ? 0.5 : -0.5), (i & 4 ? 0.5 : -0.5);
+    for (int i = 0; i < 8; ++i)
+        v.row(i) << (i & 1 ? 0.5 : -0.5), (i & 2 ? 0.5 : -0.5), (i & 4 ? 0.5 : -0.5);
     Faces f(1, 3);
     f << 0, 1, 2;
     return make_mesh(v, f);

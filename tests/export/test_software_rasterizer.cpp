@@ -25,7 +25,7 @@ TEST(SoftwareRasterizer, TriangleCoversTheCentreOnly) {
     const Image img = r.resolve();
     EXPECT_GT(img.pixel(32, 24)[0], 100);  // lit red at the centre
     EXPECT_EQ(img.pixel(32, 24)[2], 0);
-    EXPECT_EQ(img.pixel(0, 0)[0], 0);      // background in the corner
+    EXPECT_EQ(img.pixel(0, 0)[0], 0);  // background in the corner
     EXPECT_EQ(img.pixel(63, 47)[0], 0);
     EXPECT_EQ(r.triangles_drawn(), 1);
 }
@@ -35,8 +35,16 @@ TEST(SoftwareRasterizer, NearerTriangleWinsWhateverTheOrder) {
         SoftwareRasterizer r(32, 32, looking_down_z(), 1);
         r.clear(kBlack);
         auto near = [&] { r.draw_triangle(Vec3(-1, -1, 1), Vec3(1, -1, 1), Vec3(0, 1, 1), kRed); };
-        auto far = [&] { r.draw_triangle(Vec3(-1, -1, -1), Vec3(1, -1, -1), Vec3(0, 1, -1), kBlue); };
-        if (near_first) { near(); far(); } else { far(); near(); }
+        auto far = [&] {
+            r.draw_triangle(Vec3(-1, -1, -1), Vec3(1, -1, -1), Vec3(0, 1, -1), kBlue);
+        };
+        if (near_first) {
+            near();
+            far();
+        } else {
+            far();
+            near();
+        }
         const Image img = r.resolve();
         EXPECT_GT(img.pixel(16, 16)[0], 0) << near_first;
         EXPECT_EQ(img.pixel(16, 16)[2], 0) << near_first;
@@ -99,7 +107,8 @@ TEST(Png, WriteThenReadIsLossless) {
     EXPECT_TRUE(test::contains(test::error_of([&] { write_png(img, "/nonexistent/x.png"); }),
                                "/nonexistent/x.png: cannot write PNG"));
     test::write_file(dir.file("bad.png"), "not a png");
-    EXPECT_TRUE(test::contains(test::error_of([&] { read_png(dir.file("bad.png")); }), "cannot read PNG"));
+    EXPECT_TRUE(
+        test::contains(test::error_of([&] { read_png(dir.file("bad.png")); }), "cannot read PNG"));
 }
 
 }  // namespace

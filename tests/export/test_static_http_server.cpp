@@ -26,13 +26,15 @@ std::string http_exchange(int port, const std::string& request) {
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     std::string reply;
     char buf[4096];
-    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) reply.append(buf, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;)
+        reply.append(buf, static_cast<std::size_t>(n));
     ::close(fd);
     return reply;
 }
 
 std::string get(int port, const std::string& target) {
-    return http_exchange(port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    return http_exchange(port,
+                         "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 }
 
 int status_of(const std::string& reply) {
@@ -61,7 +63,8 @@ class ServerTest : public ::testing::Test {
         test::write_file(scratch.file("secret.txt"), "do not serve");
         fs::create_symlink(scratch.path() / "secret.txt", scratch.path() / "out" / "link.txt");
         server = std::make_unique<StaticHttpServer>(
-            std::vector<HttpMount>{{"/data/", scratch.path() / "out"}, {"/", scratch.path() / "assets"}},
+            std::vector<HttpMount>{{"/data/", scratch.path() / "out"},
+                                   {"/", scratch.path() / "assets"}},
             HttpServerOptions{});
         thread = std::thread([this] { server->serve(stop); });
     }
@@ -93,19 +96,22 @@ TEST_F(ServerTest, RefusesEverythingOutsideTheMounts) {
 }
 
 TEST_F(ServerTest, OnlyGetAndHead) {
-    const std::string head = http_exchange(server->port(), "HEAD / HTTP/1.1\r\nConnection: close\r\n\r\n");
+    const std::string head =
+        http_exchange(server->port(), "HEAD / HTTP/1.1\r\nConnection: close\r\n\r\n");
     EXPECT_EQ(status_of(head), 200);
     EXPECT_TRUE(test::contains(head, "Content-Length: 19"));
     EXPECT_EQ(body_of(head), "");
-    const std::string post = http_exchange(server->port(), "POST / HTTP/1.1\r\nConnection: close\r\n\r\n");
+    const std::string post =
+        http_exchange(server->port(), "POST / HTTP/1.1\r\nConnection: close\r\n\r\n");
     EXPECT_EQ(status_of(post), 405);
     EXPECT_EQ(status_of(http_exchange(server->port(), "garbage\r\n\r\n")), 400);
 }
 
 TEST_F(ServerTest, KeepAliveAnswersSeveralRequestsOnOneConnection) {
-    const std::string reply = http_exchange(server->port(),
-                                       "GET / HTTP/1.1\r\n\r\nGET /data/frames.jsonl HTTP/1.1\r\n"
-                                       "Connection: close\r\n\r\n");
+    const std::string reply =
+        http_exchange(server->port(),
+                      "GET / HTTP/1.1\r\n\r\nGET /data/frames.jsonl HTTP/1.1\r\n"
+                      "Connection: close\r\n\r\n");
     EXPECT_TRUE(test::contains(reply, "<html>viewer</html>"));
     EXPECT_TRUE(test::contains(reply, "{\"frame\": 0}"));
     EXPECT_EQ(server->requests_served(), 2);
@@ -117,8 +123,8 @@ TEST_F(ServerTest, APortInUseIsAClearError) {
     const std::string message = test::error_of([&] {
         StaticHttpServer second({{"/", scratch.path() / "assets"}}, options);
     });
-    EXPECT_TRUE(test::contains(message, "127.0.0.1:" + std::to_string(server->port()) +
-                                            ": port already in use"));
+    EXPECT_TRUE(test::contains(
+        message, "127.0.0.1:" + std::to_string(server->port()) + ": port already in use"));
 }
 
 TEST(StaticHttpServer, MissingFolderIsAnInputError) {
@@ -134,7 +140,8 @@ TEST(StaticHttpServer, ServeStopsAfterMaxSeconds) {
     std::atomic<bool> never{false};
     const auto start = std::chrono::steady_clock::now();
     s.serve(never, 0.3);
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_GE(took, 0.3);
     EXPECT_LT(took, 2.0);
 }

@@ -64,9 +64,11 @@ TEST(LinearSolver, IterativeSolversAgreeWithLdltOnSpdSystems) {
     VecX x_ldlt;
     ASSERT_TRUE(solve_linear_system(A, b, x_ldlt, direct).success);
     ASSERT_LT(relative_residual(A, x_ldlt, b), 1e-12);
-    for (LinearSolverType type : {LinearSolverType::CG, LinearSolverType::MINRES, LinearSolverType::GMRES})
-        for (PreconditionerType pre : {PreconditionerType::None, PreconditionerType::Jacobi,
-                                       PreconditionerType::PerBody, PreconditionerType::IncompleteCholesky}) {
+    for (LinearSolverType type :
+         {LinearSolverType::CG, LinearSolverType::MINRES, LinearSolverType::GMRES})
+        for (PreconditionerType pre :
+             {PreconditionerType::None, PreconditionerType::Jacobi, PreconditionerType::PerBody,
+              PreconditionerType::IncompleteCholesky}) {
             LinearSolverParams p;
             p.type = type;
             p.preconditioner = pre;
@@ -79,7 +81,8 @@ TEST(LinearSolver, IterativeSolversAgreeWithLdltOnSpdSystems) {
             EXPECT_FALSE(r.hit_iteration_limit);
             EXPECT_GT(r.iterations, 0);
             EXPECT_LT((x - x_ldlt).norm() / x_ldlt.norm(), 1e-9)
-                << "solver " << static_cast<int>(type) << " preconditioner " << static_cast<int>(pre);
+                << "solver " << static_cast<int>(type) << " preconditioner "
+                << static_cast<int>(pre);
         }
 }
 
@@ -135,7 +138,8 @@ TEST(LinearSolver, IncompleteCholeskyBeatsJacobiOnALaplacian) {
     ASSERT_TRUE(ic.success);
     EXPECT_EQ(ic.preconditioner, PreconditionerType::IncompleteCholesky);
     EXPECT_LT(relative_residual(A, x, b), 1e-9);
-    EXPECT_LT(10 * ic.iterations, 7 * jacobi.iterations) << ic.iterations << " vs " << jacobi.iterations;
+    EXPECT_LT(10 * ic.iterations, 7 * jacobi.iterations)
+        << ic.iterations << " vs " << jacobi.iterations;
 }
 
 TEST(LinearSolver, CgReportsIndefiniteMatrixInsteadOfDiverging) {

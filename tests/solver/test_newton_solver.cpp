@@ -11,7 +11,7 @@ namespace {
 // E(x) = sum_i (x_i - c_i)^4 / 4 + (x_i - c_i)^2 / 2 with an optional wall: the step may never
 // take x_0 past `wall` (what CCD does for contact), and the energy is infinite beyond it.
 class QuarticProblem : public NewtonProblem {
-public:
+  public:
     VecX c;
     double wall = std::numeric_limits<double>::infinity();
     bool touched_wall = false;  // some evaluated point reached the wall
@@ -47,7 +47,7 @@ public:
 // Hessian (3 x^2 - 4) is negative near 0 unless projected (to max(3 x^2 - 4, 0)), as the
 // barrier and orthogonality blocks of the real potential are.
 class DoubleWellProblem final : public NewtonProblem {
-public:
+  public:
     double c = 0.3;
     std::vector<bool> projected_calls;
 
@@ -203,10 +203,11 @@ TEST(NewtonSolver, StopsAtMaxIterationsMaxTimeAndRelativeStep) {
 
 TEST(NewtonSolver, EveryLineSearchRespectsTheMaximumStep) {
     // The minimum lies beyond the wall: every accepted iterate stays strictly before it.
-    for (LineSearchType ls : {LineSearchType::Backtracking, LineSearchType::ResidualNorm,
-                              LineSearchType::StrongWolfe})
-        for (PsdProjectionMode psd : {PsdProjectionMode::Always, PsdProjectionMode::Never,
-                                      PsdProjectionMode::IfFailRetry, PsdProjectionMode::IfFailAlways}) {
+    for (LineSearchType ls :
+         {LineSearchType::Backtracking, LineSearchType::ResidualNorm, LineSearchType::StrongWolfe})
+        for (PsdProjectionMode psd :
+             {PsdProjectionMode::Always, PsdProjectionMode::Never, PsdProjectionMode::IfFailRetry,
+              PsdProjectionMode::IfFailAlways}) {
             QuarticProblem p;
             p.c = VecX::Constant(3, 2.0);
             p.wall = 1.0;
@@ -243,8 +244,9 @@ TEST(NewtonSolver, EveryLineSearchConverges) {
 }
 
 TEST(NewtonSolver, EveryLinearSolverDrivesNewton) {
-    for (LinearSolverType type : {LinearSolverType::Auto, LinearSolverType::LDLT, LinearSolverType::CG,
-                                  LinearSolverType::MINRES, LinearSolverType::GMRES}) {
+    for (LinearSolverType type :
+         {LinearSolverType::Auto, LinearSolverType::LDLT, LinearSolverType::CG,
+          LinearSolverType::MINRES, LinearSolverType::GMRES}) {
         QuarticProblem p;
         p.c = VecX::LinSpaced(24, -2.0, 3.0);
         VecX x = VecX::Zero(24);
@@ -254,7 +256,8 @@ TEST(NewtonSolver, EveryLinearSolverDrivesNewton) {
         EXPECT_EQ(r.status, ConvergenceStatus::Converged);
         EXPECT_LT((x - p.c).norm(), 1e-9);
         for (const auto& it : r.history)
-            EXPECT_EQ(it.linear_solver, type == LinearSolverType::Auto ? LinearSolverType::LDLT : type);
+            EXPECT_EQ(it.linear_solver,
+                      type == LinearSolverType::Auto ? LinearSolverType::LDLT : type);
     }
 }
 
@@ -308,7 +311,8 @@ TEST(NewtonSolver, PsdProjectionModesOnAnIndefiniteProblem) {
             EXPECT_EQ(r.psd_retries, 1);
             ASSERT_GE(p.projected_calls.size(), 3u);
             EXPECT_FALSE(p.projected_calls[0]);
-            for (std::size_t k = 1; k < p.projected_calls.size(); ++k) EXPECT_TRUE(p.projected_calls[k]);
+            for (std::size_t k = 1; k < p.projected_calls.size(); ++k)
+                EXPECT_TRUE(p.projected_calls[k]);
         }
     }
 }
@@ -318,14 +322,14 @@ namespace {
 // A gradient that contradicts the energy (the quartic's energy negated): the energy grows
 // along every direction the gradient calls descent, so no line search can improve.
 class InconsistentProblem final : public QuarticProblem {
-public:
+  public:
     double energy(const VecX& x) override { return -QuarticProblem::energy(x); }
 };
 
 // E = -|x|^2 / 2: unbounded below. Unprojected, the Hessian is negative, the steepest-descent
 // fallback doubles x every iteration and the residual |x| explodes.
 class UnboundedProblem final : public NewtonProblem {
-public:
+  public:
     void begin_iteration(const VecX&) override {}
     double energy(const VecX& x) override { return -0.5 * x.squaredNorm(); }
     void gradient(const VecX& x, VecX& g) override { g -= x; }

@@ -93,8 +93,9 @@ TEST(SolverParamsJson, LegacyKeysStillWork) {
     EXPECT_EQ(q.convergence_mode, ConvergenceMode::Global);
     EXPECT_NE(error_of(json::parse(R"({"tolerance": 1e-3, "step_tol": 1e-3})")).find("step_tol"),
               std::string::npos);
-    EXPECT_EQ(error_of(json::parse(R"({"cg_tolerance": 1e-3, "linear_solver": {"tolerance": 1e-4}})")),
-              "a.json: solver.cg_tolerance: deprecated key given together with linear_solver.tolerance");
+    EXPECT_EQ(
+        error_of(json::parse(R"({"cg_tolerance": 1e-3, "linear_solver": {"tolerance": 1e-4}})")),
+        "a.json: solver.cg_tolerance: deprecated key given together with linear_solver.tolerance");
 }
 
 TEST(SolverParamsJson, ErrorsNameTheKeyPath) {
@@ -122,10 +123,11 @@ TEST(SolverParamsJson, ErrorsNameTheKeyPath) {
         parse_solver_params(json::parse(R"({"psd_projection": "sometimes"})"), "solver");
         FAIL();
     } catch (const InputError& e) {
-        EXPECT_EQ(std::string(e.what()).rfind("solver.psd_projection: expected one of always, never, "
-                                              "if_fail_retry, if_fail_always",
-                                              0),
-                  0u)
+        EXPECT_EQ(
+            std::string(e.what()).rfind("solver.psd_projection: expected one of always, never, "
+                                        "if_fail_retry, if_fail_always",
+                                        0),
+            0u)
             << e.what();
     }
 }

@@ -86,7 +86,8 @@ TEST(WorldContact, HeadOnCollisionConservesMomentumWithoutPenetration) {
     int peak_contacts = 0;
     for (int i = 0; i < 60; ++i) {
         const StepStats& st = w.step();
-        const double gap = w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff();
+        const double gap =
+            w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff();
         ASSERT_GT(gap, 0.0) << "step " << i;
         EXPECT_GT(st.min_distance, 0.0);
         EXPECT_EQ(st.status, ConvergenceStatus::Converged);
@@ -127,7 +128,8 @@ TEST(WorldContact, KinematicBodyPushesDynamicBody) {
     World w(s);
     for (int i = 0; i < 60; ++i) {
         w.step();
-        const double gap = w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff();
+        const double gap =
+            w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff();
         ASSERT_GT(gap, 0.0);
     }
     EXPECT_GT(w.q(1)[0], 0.3);  // pushed along

@@ -65,10 +65,13 @@ VecX all_q(const World& w) {
 
 bool same_bits(const VecX& a, const VecX& b) {
     return a.size() == b.size() &&
-           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+           std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) ==
+               0;
 }
 
-double lowest_vertex(const World& w, int body) { return w.world_vertices(body).col(1).minCoeff(); }
+double lowest_vertex(const World& w, int body) {
+    return w.world_vertices(body).col(1).minCoeff();
+}
 
 }  // namespace
 
@@ -85,11 +88,14 @@ TEST(WorldSolver, EveryOptionKeepsTheBoxAboveTheGround) {
     add("residual_norm", [](SolverParams& p) { p.line_search = LineSearchType::ResidualNorm; });
     add("strong_wolfe", [](SolverParams& p) { p.line_search = LineSearchType::StrongWolfe; });
     add("psd never", [](SolverParams& p) { p.psd_projection = PsdProjectionMode::Never; });
-    add("psd if_fail_retry", [](SolverParams& p) { p.psd_projection = PsdProjectionMode::IfFailRetry; });
-    add("psd if_fail_always", [](SolverParams& p) { p.psd_projection = PsdProjectionMode::IfFailAlways; });
-    for (LinearSolverType t : {LinearSolverType::LDLT, LinearSolverType::CG, LinearSolverType::MINRES,
-                               LinearSolverType::GMRES})
-        add("linear " + std::to_string(static_cast<int>(t)), [t](SolverParams& p) { p.linear.type = t; });
+    add("psd if_fail_retry",
+        [](SolverParams& p) { p.psd_projection = PsdProjectionMode::IfFailRetry; });
+    add("psd if_fail_always",
+        [](SolverParams& p) { p.psd_projection = PsdProjectionMode::IfFailAlways; });
+    for (LinearSolverType t : {LinearSolverType::LDLT, LinearSolverType::CG,
+                               LinearSolverType::MINRES, LinearSolverType::GMRES})
+        add("linear " + std::to_string(static_cast<int>(t)),
+            [t](SolverParams& p) { p.linear.type = t; });
     for (PreconditionerType t : {PreconditionerType::None, PreconditionerType::Jacobi,
                                  PreconditionerType::IncompleteCholesky})
         add("preconditioner " + std::to_string(static_cast<int>(t)), [t](SolverParams& p) {
@@ -121,7 +127,9 @@ TEST(WorldSolver, EveryOptionKeepsTheBoxAboveTheGround) {
             converged += st.status == ConvergenceStatus::Converged;
         }
         EXPECT_NEAR(w.q(0)[1], 0.5, 0.05) << name;  // landed, roughly resting
-        if (name != "two iterations") EXPECT_GT(converged, 15) << name;
+        if (name != "two iterations") {
+            EXPECT_GT(converged, 15) << name;
+        }
     }
 }
 
@@ -163,7 +171,8 @@ TEST(WorldSolver, StatisticsDescribeTheStep) {
     }
     EXPECT_EQ(ls_trials, st.line_search_trials);
     EXPECT_EQ(limited, st.ccd_limited_steps);
-    if (st.status == ConvergenceStatus::Converged) EXPECT_LE(st.residual, 1e-3);
+    EXPECT_EQ(st.status, ConvergenceStatus::Converged);
+    EXPECT_LE(st.residual, 1e-3);
 }
 
 // Free fall: the potential is quadratic, so one Newton step meets the residual tolerance.
@@ -188,7 +197,7 @@ TEST(WorldSolver, MaxTimeStopsTheSolve) {
     s.solver.max_time = 1e-9;
     World w(s);
     for (int i = 0; i < 5; ++i) w.step();  // falls freely: converges at once, before any limit
-    const StepStats& st = w.step();           // contact: needs iterations
+    const StepStats& st = w.step();        // contact: needs iterations
     EXPECT_EQ(st.status, ConvergenceStatus::Stopped);
     EXPECT_EQ(st.stop_reason, StopReason::MaxTime);
     EXPECT_GT(lowest_vertex(w, 0), 0.0);
@@ -211,7 +220,9 @@ TEST(WorldSolver, NonFiniteForceDivergesAndLeavesTheStateUnchanged) {
         EXPECT_EQ(w.time(), 0.0);
         EXPECT_EQ(w.step_count(), 0);
         EXPECT_TRUE(w.q(0).allFinite() && w.q(1).allFinite());
-        if (policy == FailurePolicy::RetryHalving) EXPECT_EQ(st.retries, s.solver.max_halvings);
+        if (policy == FailurePolicy::RetryHalving) {
+            EXPECT_EQ(st.retries, s.solver.max_halvings);
+        }
     }
 }
 
@@ -232,8 +243,9 @@ TEST(WorldSolver, CaptureAndRestoreRoundTripBitExactly) {
     EXPECT_TRUE(w.capture_state().bitwise_equal(end_first));
 
     // Through a file, into a fresh world built from the same scene.
-    const std::string path =
-        (std::filesystem::temp_directory_path() / ("concord_state_" + std::to_string(::getpid()) + ".bin")).string();
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("concord_state_" + std::to_string(::getpid()) + ".bin"))
+                                 .string();
     w.restore_state(saved);
     w.save_state(path);
     const WorldState loaded = load_world_state(path);
@@ -285,7 +297,8 @@ TEST(WorldSolver, RetryHalvingRecoversAStepThatFailsAtTheFullTimeStep) {
     ASSERT_GE(failed_step, 0) << "the scene no longer fails at the full time step";
     // The time step grows back once the substeps converge again.
     bool back_to_full = false;
-    for (int i = 0; i < 10 && !back_to_full; ++i) back_to_full = b.step().time_step == plain.time_step;
+    for (int i = 0; i < 10 && !back_to_full; ++i)
+        back_to_full = b.step().time_step == plain.time_step;
     EXPECT_TRUE(back_to_full);
 }
 
@@ -332,9 +345,38 @@ TEST(WorldSolver, IslandsMergeWhenBodiesApproach) {
     int merged = 0;
     for (int i = 0; i < 40; ++i) {
         merged += w.step().islands == 1;
-        ASSERT_GT(w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff(), 0.0);
+        ASSERT_GT(w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff(),
+                  0.0);
     }
     EXPECT_GT(merged, 0);
+}
+
+TEST(WorldSolver, IslandsFallBackToOneSystemWhenABodyOutrunsItsBounds) {
+    // A fast kinematic pusher shoves box A (its island) into box C, which starts too far away
+    // to be in that island: A leaves its motion bounds, so the step is solved again as one
+    // system and A never enters C.
+    SceneSpec s;
+    s.gravity = Vec3::Zero();
+    s.time_step = 0.01;
+    BodySpec pusher = box_body("pusher", Vec3(-1.005, 0, 0));
+    pusher.motion = MotionType::Kinematic;
+    pusher.kinematic.linear_velocity = Vec3(2, 0, 0);
+    pusher.kinematic.pivot = pusher.position;
+    s.bodies = {pusher, box_body("a", Vec3(0, 0, 0)), box_body("c", Vec3(1.006, 0, 0))};
+    World w(s);
+    bool fell_back = false;
+    for (int i = 0; i < 10; ++i) {
+        w.step();
+        fell_back = fell_back || w.solver_stats().island_fallback;
+        ASSERT_GT(w.world_vertices(2).col(0).minCoeff() - w.world_vertices(1).col(0).maxCoeff(),
+                  0.0)
+            << "step " << i;
+        ASSERT_GT(w.world_vertices(1).col(0).minCoeff() - w.world_vertices(0).col(0).maxCoeff(),
+                  0.0)
+            << "step " << i;
+    }
+    EXPECT_TRUE(fell_back);
+    EXPECT_GT(w.q(2)[0], 1.02);  // C was pushed too
 }
 
 TEST(WorldSolver, IslandsAreDeterministicAcrossThreadCounts) {

@@ -60,7 +60,10 @@ async function start() {
   }
 
   const canvas = $('canvas');
-  const renderer = new THREE.WebGLRenderer({ canvas, antialias: params.get('aa') === '1' });
+  // An opaque canvas without stencil spares the compositor a blend and the renderer a buffer.
+  const renderer = new THREE.WebGLRenderer({
+    canvas, antialias: params.get('aa') === '1', alpha: false, stencil: false,
+  });
   // ?scale=F renders at F times the device pixel ratio; ?adaptive=0 keeps it fixed while playing.
   const fullRatio = Math.min(window.devicePixelRatio || 1, 2) * Number(params.get('scale') || 1);
   renderer.setPixelRatio(fullRatio);
@@ -89,12 +92,13 @@ async function start() {
 
   const camera = new THREE.PerspectiveCamera(40, 1, radius / 100, radius * 100);
   camera.up.copy(up);
-  // Look from the front, a little above: "front" is any direction perpendicular to up.
+  // Look from the front and 53 degrees above, into open containers: "front" is any direction
+  // perpendicular to up. concord render uses the same view (camera.cpp).
   const side = new THREE.Vector3(0, 0, 1);
   if (Math.abs(side.dot(up)) > 0.9) side.set(1, 0, 0);
   side.sub(up.clone().multiplyScalar(side.dot(up))).normalize();
   const distance = radius / Math.sin(THREE.MathUtils.degToRad(20)) * 1.05;
-  camera.position.copy(centre).add(side.multiplyScalar(distance * 0.85)).add(up.clone().multiplyScalar(distance * 0.45));
+  camera.position.copy(centre).add(side.multiplyScalar(distance * 0.6)).add(up.clone().multiplyScalar(distance * 0.8));
   const controls = new OrbitControls(camera, canvas);
   controls.target.copy(centre);
   controls.update();

@@ -35,8 +35,9 @@ AdmmTrace read_admm_trace(const std::string& path) {
             return o.iteration == it.iteration;
         });
         if (repeated) {
-            root.child("iteration").fail("frame " + std::to_string(it.frame) + " already has iteration " +
-                                         std::to_string(it.iteration));
+            root.child("iteration")
+                .fail("frame " + std::to_string(it.frame) + " already has iteration " +
+                      std::to_string(it.iteration));
         }
         frame.push_back(it);
     }

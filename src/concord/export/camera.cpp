@@ -38,7 +38,8 @@ Camera parse_camera(const std::string& text, const Vec3& default_target, const V
     c.fov_deg = fov_deg;
     const std::size_t colon = text.find(':');
     c.eye = parse_vec3(text.substr(0, colon), text);
-    c.target = colon == std::string::npos ? default_target : parse_vec3(text.substr(colon + 1), text);
+    c.target =
+        colon == std::string::npos ? default_target : parse_vec3(text.substr(colon + 1), text);
     if ((c.eye - c.target).norm() < 1e-12)
         throw InputError("--camera: the eye is at the target in \"" + text + "\"");
     return c;
@@ -57,7 +58,7 @@ Camera fit_camera(const Eigen::AlignedBox3d& box, const Vec3& up, double aspect,
     const double half_h = std::atan(std::tan(half_v) * aspect);
     const double distance = radius / std::sin(std::min(half_v, half_h)) * 1.05;
     c.target = centre;
-    c.eye = centre + side * (distance * 0.85) + c.up * (distance * 0.45);
+    c.eye = centre + side * (distance * 0.6) + c.up * (distance * 0.8);  // 53 degrees above
     return c;
 }
 

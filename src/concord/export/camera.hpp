@@ -22,8 +22,8 @@ Camera parse_camera(const std::string& text, const Vec3& default_target, const V
                     double fov_deg);
 
 /// The viewer's default view of `box`: from the front (a direction perpendicular to `up`, +z
-/// unless up is near z) and a little above, far enough that the box's bounding sphere fits the
-/// narrower of the two fields of view for `aspect` = width / height.
+/// unless up is near z) and 53 degrees above (to see into open containers), far enough that the
+/// box's bounding sphere fits the narrower of the two fields of view for `aspect` = width / height.
 Camera fit_camera(const Eigen::AlignedBox3d& box, const Vec3& up, double aspect, double fov_deg);
 
 /// Up against gravity when `gravity` is non-zero, else +y.

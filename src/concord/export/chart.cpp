@@ -14,8 +14,7 @@ namespace {
 
 constexpr int kTitleHeight = 34;
 constexpr double kLeft = 78, kRight = 20, kTop = 30, kBottom = 44;
-const std::string kBackground = "#ffffff", kAxis = "#444444", kGrid = "#e4e4e4",
-                  kText = "#222222";
+const std::string kBackground = "#ffffff", kAxis = "#444444", kGrid = "#e4e4e4", kText = "#222222";
 
 struct Range {
     double lo = std::numeric_limits<double>::infinity();
@@ -23,7 +22,9 @@ struct Range {
     bool empty() const { return !(lo <= hi); }
 };
 
-bool usable(double y, bool log_y) { return std::isfinite(y) && (!log_y || y > 0); }
+bool usable(double y, bool log_y) {
+    return std::isfinite(y) && (!log_y || y > 0);
+}
 
 void draw_panel(const ChartPanel& panel, double top, double width, double height,
                 ChartCanvas& canvas) {
@@ -66,7 +67,7 @@ void draw_panel(const ChartPanel& panel, double top, double width, double height
         canvas.line(x0, y, x1, y, kGrid, 1, false);
         canvas.text(x0 - 6, y + 4, tick_label(t), 11, TextAnchor::End, kText);
     }
-    for (double t : axis_ticks(xr.lo, xr.hi, false)) {
+    for (double t : axis_ticks(xr.lo, xr.hi, false, panel.integer_x)) {
         const double x = sx(t);
         canvas.line(x, y1, x, y1 + 4, kAxis, 1, false);
         canvas.text(x, y1 + 17, tick_label(t), 11, TextAnchor::Middle, kText);
@@ -78,7 +79,7 @@ void draw_panel(const ChartPanel& panel, double top, double width, double height
     // Legend, right-aligned on the title line.
     double lx = x1;
     for (auto it = panel.series.rbegin(); it != panel.series.rend(); ++it) {
-        lx -= text_width(it->label, 11) + 26;
+        lx -= text_width(it->label, 11) + 34;
         canvas.line(lx, top + 16, lx + 16, top + 16, it->colour, 3, false);
         canvas.text(lx + 20, top + 20, it->label, 11, TextAnchor::Start, kText);
     }
@@ -104,7 +105,7 @@ void draw_panel(const ChartPanel& panel, double top, double width, double height
 
 }  // namespace
 
-std::vector<double> axis_ticks(double lo, double hi, bool log_scale) {
+std::vector<double> axis_ticks(double lo, double hi, bool log_scale, bool integers) {
     std::vector<double> ticks;
     if (!(lo < hi) || !std::isfinite(lo) || !std::isfinite(hi)) return {lo};
     if (log_scale) {
@@ -114,7 +115,7 @@ std::vector<double> axis_ticks(double lo, double hi, bool log_scale) {
         for (int e = a; e <= b; e += stride) ticks.push_back(std::pow(10.0, e));
         return ticks;
     }
-    const double raw = (hi - lo) / 6;
+    const double raw = integers ? std::max(1.0, (hi - lo) / 6) : (hi - lo) / 6;
     const double mag = std::pow(10.0, std::floor(std::log10(raw)));
     double step = mag;
     for (double m : {1.0, 2.0, 5.0, 10.0}) {
@@ -138,7 +139,8 @@ std::string tick_label(double value) {
 }
 
 int chart_height(const Chart& chart) {
-    return kTitleHeight + chart.panel_height * static_cast<int>(std::max<std::size_t>(1, chart.panels.size()));
+    return kTitleHeight +
+           chart.panel_height * static_cast<int>(std::max<std::size_t>(1, chart.panels.size()));
 }
 
 void draw_chart(const Chart& chart, ChartCanvas& canvas) {

@@ -20,7 +20,8 @@ struct ChartSeries {
 struct ChartPanel {
     std::string title;
     std::string x_label;
-    bool log_y = false;  ///< non-positive values are left out (the line breaks there)
+    bool log_y = false;      ///< non-positive values are left out (the line breaks there)
+    bool integer_x = false;  ///< x counts something (frames, iterations): whole-number ticks
     std::vector<ChartSeries> series;
 };
 
@@ -31,9 +32,9 @@ struct Chart {
     std::vector<ChartPanel> panels;
 };
 
-/// Tick positions for [lo, hi]: 1-2-5 steps on a linear axis, powers of ten on a log axis
-/// (both ends in data units). At least two ticks for a non-empty range.
-std::vector<double> axis_ticks(double lo, double hi, bool log_scale);
+/// Tick positions for [lo, hi]: 1-2-5 steps on a linear axis (steps of at least 1 when
+/// `integers`), powers of ten on a log axis (both ends in data units).
+std::vector<double> axis_ticks(double lo, double hi, bool log_scale, bool integers = false);
 
 /// Short tick label: "0", "2.5", "1e-06", "1200".
 std::string tick_label(double value);

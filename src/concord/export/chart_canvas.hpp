@@ -17,8 +17,8 @@ class ChartCanvas {
     virtual void rect(double x, double y, double w, double h, const std::string& fill) = 0;
     virtual void line(double x0, double y0, double x1, double y1, const std::string& colour,
                       double width, bool dashed) = 0;
-    virtual void polyline(const std::vector<Vec2>& points, const std::string& colour,
-                          double width, const std::string& series) = 0;
+    virtual void polyline(const std::vector<Vec2>& points, const std::string& colour, double width,
+                          const std::string& series) = 0;
     /// `y` is the text's baseline; `size` its height in pixels.
     virtual void text(double x, double y, const std::string& text, double size, TextAnchor anchor,
                       const std::string& colour) = 0;

@@ -52,7 +52,8 @@ int GlbBuilder::add_floats(const std::vector<float>& values, const std::string& 
                                     " values do not make whole " + type + " elements");
     const std::size_t count = values.size() / static_cast<std::size_t>(n);
     // glTF stores little-endian IEEE floats: the host's own layout on x86 and ARM Linux.
-    static_assert(std::endian::native == std::endian::little && std::numeric_limits<float>::is_iec559);
+    static_assert(std::endian::native == std::endian::little &&
+                  std::numeric_limits<float>::is_iec559);
     const int view = add_view(values.data(), values.size() * sizeof(float), target);
     nlohmann::json accessor = {
         {"bufferView", view}, {"componentType", kFloat}, {"count", count}, {"type", type}};
@@ -73,8 +74,8 @@ int GlbBuilder::add_floats(const std::vector<float>& values, const std::string& 
 
 int GlbBuilder::add_indices(const std::vector<std::uint32_t>& indices) {
     if (indices.empty()) throw std::invalid_argument("GlbBuilder::add_indices: no indices");
-    const int view = add_view(indices.data(), indices.size() * sizeof(std::uint32_t),
-                              kElementArrayBuffer);
+    const int view =
+        add_view(indices.data(), indices.size() * sizeof(std::uint32_t), kElementArrayBuffer);
     doc_["accessors"].push_back({{"bufferView", view},
                                  {"componentType", kUnsignedInt},
                                  {"count", indices.size()},
@@ -113,7 +114,8 @@ std::vector<std::uint8_t> GlbBuilder::bytes() const {
 void GlbBuilder::write(const std::string& path) const {
     const std::vector<std::uint8_t> data = bytes();
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+    out.write(reinterpret_cast<const char*>(data.data()),
+              static_cast<std::streamsize>(data.size()));
     out.close();
     if (!out) throw InputError(path + ": cannot write file");
 }

@@ -36,7 +36,9 @@ std::vector<int> distinct_mesh_of(const std::vector<TriMesh>& meshes) {
     return first;
 }
 
-nlohmann::json vec3_json(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+nlohmann::json vec3_json(const Vec3& v) {
+    return {v.x(), v.y(), v.z()};
+}
 
 /// A square of side `size` in the plane, centred at `centre` projected onto it.
 void add_plane(GlbBuilder& glb, const PlaneSpec& plane, const Vec3& centre, double size,
@@ -112,16 +114,16 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
                 scale[b].push_back(static_cast<float>(trs.scale[k]));
             }
             // glTF orders quaternions x, y, z, w.
-            for (double c : {trs.rotation.x(), trs.rotation.y(), trs.rotation.z(), trs.rotation.w()})
+            for (double c :
+                 {trs.rotation.x(), trs.rotation.y(), trs.rotation.z(), trs.rotation.w()})
                 rotation[b].push_back(static_cast<float>(c));
         }
     });
 
     GlbBuilder glb;
     auto& doc = glb.document();
-    doc["asset"]["extras"] = {{"source", reader.directory()},
-                              {"trs_max_error_m", max_error},
-                              {"frames", count}};
+    doc["asset"]["extras"] = {
+        {"source", reader.directory()}, {"trs_max_error_m", max_error}, {"frames", count}};
     doc["scene"] = 0;
     doc["meshes"] = nlohmann::json::array();
     doc["nodes"] = nlohmann::json::array();
@@ -197,13 +199,15 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
                 const bool is_rotation = std::string(property) == "rotation";
                 const int output =
                     glb.add_floats(*values, is_rotation ? "VEC4" : "VEC3", std::nullopt, false);
-                samplers.push_back({{"input", input}, {"output", output}, {"interpolation", "LINEAR"}});
+                samplers.push_back(
+                    {{"input", input}, {"output", output}, {"interpolation", "LINEAR"}});
                 channels.push_back({{"sampler", samplers.size() - 1},
                                     {"target", {{"node", b}, {"path", property}}}});
             }
         }
         if (!channels.empty())
-            doc["animations"] = {{{"name", "simulation"}, {"samplers", samplers}, {"channels", channels}}};
+            doc["animations"] = {
+                {{"name", "simulation"}, {"samplers", samplers}, {"channels", channels}}};
     }
     for (const char* key : {"materials", "meshes", "nodes"})
         if (doc[key].empty()) doc.erase(key);

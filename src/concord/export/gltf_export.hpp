@@ -16,9 +16,9 @@ struct GltfExportOptions {
 
 struct GltfExportSummary {
     int bodies = 0;
-    int distinct_meshes = 0;  ///< bodies with identical meshes share vertex and index data
-    int frames = 0;           ///< keyframes per animated body
-    int animated_bodies = 0;  ///< static bodies get no animation channels
+    int distinct_meshes = 0;     ///< bodies with identical meshes share vertex and index data
+    int frames = 0;              ///< keyframes per animated body
+    int animated_bodies = 0;     ///< static bodies get no animation channels
     double max_trs_error = 0.0;  ///< largest vertex displacement the TRS approximation causes, m
     std::uintmax_t bytes = 0;
 };

@@ -87,8 +87,7 @@ Image read_png(const std::string& path) {
         if (png_get_channels(png, info) == 3) {
             image = Image(w, h);
             png_bytepp rows = png_get_rows(png, info);
-            for (int y = 0; y < h; ++y)
-                std::copy(rows[y], rows[y] + 3 * w, image.pixel(0, y));
+            for (int y = 0; y < h; ++y) std::copy(rows[y], rows[y] + 3 * w, image.pixel(0, y));
             ok = true;
         } else {
             std::snprintf(state.message, sizeof state.message, "unsupported channel count");

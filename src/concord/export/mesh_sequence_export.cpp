@@ -78,7 +78,8 @@ std::string ply_bytes(const std::vector<TriMesh>& meshes, const FrameRecord& r, 
     for (std::size_t b = 0; b < meshes.size(); ++b) {
         for (Eigen::Index f = 0; f < meshes[b].faces.rows(); ++f) {
             append_le<std::uint8_t>(out, 3);
-            for (int k = 0; k < 3; ++k) append_le<std::int32_t>(out, offset + meshes[b].faces(f, k));
+            for (int k = 0; k < 3; ++k)
+                append_le<std::int32_t>(out, offset + meshes[b].faces(f, k));
             append_le<std::int32_t>(out, static_cast<std::int32_t>(b));
         }
         offset += meshes[b].num_vertices();
@@ -108,10 +109,12 @@ MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::
     if (!fs::is_directory(out_dir, ec)) throw InputError(out_dir + ": cannot create folder");
 
     for_each_selected_frame(reader, selection, [&](const FrameRecord& r) {
-        const std::string file = (fs::path(out_dir) / mesh_sequence_file_name(r.frame, format)).string();
-        const std::string data = format == MeshSequenceFormat::Obj
-                                     ? obj_text(reader, meshes, r)
-                                     : ply_bytes(meshes, r, s.vertices_per_frame, s.faces_per_frame);
+        const std::string file =
+            (fs::path(out_dir) / mesh_sequence_file_name(r.frame, format)).string();
+        const std::string data =
+            format == MeshSequenceFormat::Obj
+                ? obj_text(reader, meshes, r)
+                : ply_bytes(meshes, r, s.vertices_per_frame, s.faces_per_frame);
         std::ofstream out(file, std::ios::binary | std::ios::trunc);
         out.write(data.data(), static_cast<std::streamsize>(data.size()));
         out.close();

@@ -69,7 +69,8 @@ RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& m
         for (std::size_t b = 0; b < n; ++b) {
             const AffineMap map = affine_map_from_row(r.q[b]);
             for (int k = 0; k < 8; ++k)
-                o.bounds.extend(map.apply(local[b].corner(static_cast<Eigen::AlignedBox3d::CornerType>(k))));
+                o.bounds.extend(
+                    map.apply(local[b].corner(static_cast<Eigen::AlignedBox3d::CornerType>(k))));
             if (with_speeds) {
                 const Vec3 c = map.apply(centroid[b]);
                 float speed = 0.0f;
@@ -86,8 +87,8 @@ RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& m
         o.times.push_back(r.time);
     }
     if (with_speeds && o.frames.size() > 1)
-        std::copy(o.speeds.begin() + static_cast<long>(n), o.speeds.begin() + 2 * static_cast<long>(n),
-                  o.speeds.begin());
+        std::copy(o.speeds.begin() + static_cast<long>(n),
+                  o.speeds.begin() + 2 * static_cast<long>(n), o.speeds.begin());
     return o;
 }
 
@@ -124,7 +125,8 @@ std::vector<Rgb> OutputRenderer::body_colours(const FrameRecord& frame) const {
     const std::size_t n = meshes_.size();
     std::vector<Rgb> colours(n);
     if (mode_ == ColourMode::Speed) {
-        const auto it = std::lower_bound(overview_.frames.begin(), overview_.frames.end(), frame.frame);
+        const auto it =
+            std::lower_bound(overview_.frames.begin(), overview_.frames.end(), frame.frame);
         const std::size_t f = static_cast<std::size_t>(it - overview_.frames.begin());
         for (std::size_t b = 0; b < n; ++b) {
             const double v = f < overview_.frames.size() ? overview_.speeds[f * n + b] : 0.0;
@@ -149,9 +151,10 @@ Image OutputRenderer::render(const FrameRecord& frame) const {
         }
     }
     if (options_.planes) {
-        const Vec3 centre = overview_.bounds.isEmpty() ? Vec3(Vec3::Zero()) : Vec3(overview_.bounds.center());
-        const double radius =
-            std::max(1e-3, overview_.bounds.isEmpty() ? 1.0 : overview_.bounds.diagonal().norm() / 2);
+        const Vec3 centre =
+            overview_.bounds.isEmpty() ? Vec3(Vec3::Zero()) : Vec3(overview_.bounds.center());
+        const double radius = std::max(
+            1e-3, overview_.bounds.isEmpty() ? 1.0 : overview_.bounds.diagonal().norm() / 2);
         for (const PlaneSpec& p : reader_.planes()) draw_plane(r, p, centre, 6 * radius);
     }
     return r.resolve();

@@ -20,8 +20,8 @@ ColourMode parse_colour_mode(const std::string& name);
 struct RenderOptions {
     int width = 960;
     int height = 540;
-    int supersample = 2;   ///< samples per pixel along each axis
-    std::string camera;    ///< parse_camera syntax; empty: the viewer's default view
+    int supersample = 2;  ///< samples per pixel along each axis
+    std::string camera;   ///< parse_camera syntax; empty: the viewer's default view
     double fov_deg = 40.0;
     ColourMode colour = ColourMode::Body;
     bool planes = true;

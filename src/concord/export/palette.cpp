@@ -21,9 +21,16 @@ Rgb body_colour(int i) {
 
 Rgb worker_colour(int w) {
     static constexpr std::array<Rgb, 10> kWorkers{{
-        {0.12f, 0.47f, 0.71f}, {1.0f, 0.50f, 0.05f}, {0.17f, 0.63f, 0.17f}, {0.58f, 0.40f, 0.74f},
-        {0.55f, 0.34f, 0.29f}, {0.89f, 0.47f, 0.76f}, {0.50f, 0.50f, 0.50f}, {0.74f, 0.74f, 0.13f},
-        {0.09f, 0.75f, 0.81f}, {0.68f, 0.78f, 0.91f},
+        {0.12f, 0.47f, 0.71f},
+        {1.0f, 0.50f, 0.05f},
+        {0.17f, 0.63f, 0.17f},
+        {0.58f, 0.40f, 0.74f},
+        {0.55f, 0.34f, 0.29f},
+        {0.89f, 0.47f, 0.76f},
+        {0.50f, 0.50f, 0.50f},
+        {0.74f, 0.74f, 0.13f},
+        {0.09f, 0.75f, 0.81f},
+        {0.68f, 0.78f, 0.91f},
     }};
     if (w < 0) return {0.3f, 0.3f, 0.3f};
     return kWorkers[static_cast<std::size_t>(w) % kWorkers.size()];

@@ -10,8 +10,8 @@ namespace concord {
 Chart admm_convergence_chart(const AdmmTrace& trace, std::optional<int> frame,
                              const std::string& source) {
     if (frame && !trace.count(*frame)) {
-        throw InputError(source + ": no frame " + std::to_string(*frame) + " in the trace (frames: " +
-                         std::to_string(trace.begin()->first) + ".." +
+        throw InputError(source + ": no frame " + std::to_string(*frame) +
+                         " in the trace (frames: " + std::to_string(trace.begin()->first) + ".." +
                          std::to_string(trace.rbegin()->first) + ")");
     }
     Chart chart;
@@ -21,6 +21,7 @@ Chart admm_convergence_chart(const AdmmTrace& trace, std::optional<int> frame,
     residuals.title = "residual (log scale)";
     residuals.x_label = "ADMM iteration";
     residuals.log_y = true;
+    residuals.integer_x = true;
     ChartSeries primal{"primal residual", "#d62728", {}}, dual{"dual residual", "#1f77b4", {}},
         mse{"MSE (m^2)", "#2ca02c", {}};
     bool has_mse = false;
@@ -45,6 +46,7 @@ Chart admm_convergence_chart(const AdmmTrace& trace, std::optional<int> frame,
         ChartPanel per_frame;
         per_frame.title = "ADMM iterations per frame";
         per_frame.x_label = "frame";
+        per_frame.integer_x = true;
         ChartSeries count{"iterations", "#ff7f0e", {{}}};
         for (const auto& [f, its] : trace) count.lines[0].emplace_back(f, its.size());
         per_frame.series = {count};
@@ -71,9 +73,8 @@ Chart frame_stats_chart(const OutputReader& reader) {
         t_coll.lines[0].emplace_back(x, r.stats.t_coll);
         t_solve.lines[0].emplace_back(x, r.stats.t_solve);
         // Frames without any pair examined have an infinite minimum: a gap in the line.
-        min_distance.lines[0].emplace_back(x, std::isfinite(r.stats.min_distance)
-                                                  ? r.stats.min_distance
-                                                  : std::nan(""));
+        min_distance.lines[0].emplace_back(
+            x, std::isfinite(r.stats.min_distance) ? r.stats.min_distance : std::nan(""));
         any_contact = any_contact || std::isfinite(r.stats.min_distance);
         ++frames;
     }
@@ -81,14 +82,17 @@ Chart frame_stats_chart(const OutputReader& reader) {
 
     Chart chart;
     const std::string name = reader.scene().value("name", std::string());
-    chart.title = (name.empty() ? std::filesystem::path(reader.directory()).filename().string() : name) +
-                  ": " + std::to_string(frames) + " frames";
+    chart.title =
+        (name.empty() ? std::filesystem::path(reader.directory()).filename().string() : name) +
+        ": " + std::to_string(frames) + " frames";
     chart.panel_height = 220;
-    chart.panels.push_back({"contact pairs", "frame", false, {contacts, candidates}});
-    chart.panels.push_back({"iterations", "frame", false, {newton}});
-    chart.panels.push_back({"time per frame (s)", "frame", false, {t_frame, t_coll, t_solve}});
+    chart.panels.push_back({"contact pairs", "frame", false, true, {contacts, candidates}});
+    chart.panels.push_back({"iterations", "frame", false, true, {newton}});
+    chart.panels.push_back(
+        {"time per frame (s)", "frame", false, true, {t_frame, t_coll, t_solve}});
     if (any_contact)
-        chart.panels.push_back({"smallest distance (m, log scale)", "frame", true, {min_distance}});
+        chart.panels.push_back(
+            {"smallest distance (m, log scale)", "frame", true, true, {min_distance}});
     return chart;
 }
 

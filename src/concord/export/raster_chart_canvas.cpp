@@ -24,7 +24,10 @@ void parse_hex_colour(const std::string& colour, float rgb[3]) {
 }
 
 RasterChartCanvas::RasterChartCanvas(int width, int height)
-    : width_(width), height_(height), bw_(width * kScale), bh_(height * kScale),
+    : width_(width),
+      height_(height),
+      bw_(width * kScale),
+      bh_(height * kScale),
       buffer_(static_cast<std::size_t>(bw_) * bh_ * 3, 1.0f) {}
 
 void RasterChartCanvas::fill_box(double x0, double y0, double x1, double y1, const float rgb[3]) {
@@ -70,8 +73,8 @@ void RasterChartCanvas::rect(double x, double y, double w, double h, const std::
     fill_box(x, y, x + w, y + h, rgb);
 }
 
-void RasterChartCanvas::line(double x0, double y0, double x1, double y1,
-                             const std::string& colour, double width, bool dashed) {
+void RasterChartCanvas::line(double x0, double y0, double x1, double y1, const std::string& colour,
+                             double width, bool dashed) {
     float rgb[3];
     parse_hex_colour(colour, rgb);
     if (!dashed) {
@@ -90,7 +93,8 @@ void RasterChartCanvas::polyline(const std::vector<Vec2>& points, const std::str
                                  double width, const std::string&) {
     float rgb[3];
     parse_hex_colour(colour, rgb);
-    if (points.size() == 1) stroke(points[0].x(), points[0].y(), points[0].x(), points[0].y(), rgb, width * 2);
+    if (points.size() == 1)
+        stroke(points[0].x(), points[0].y(), points[0].x(), points[0].y(), rgb, width * 2);
     for (std::size_t i = 1; i < points.size(); ++i)
         stroke(points[i - 1].x(), points[i - 1].y(), points[i].x(), points[i].y(), rgb, width);
 }
@@ -99,11 +103,15 @@ void RasterChartCanvas::text(double x, double y, const std::string& text, double
                              TextAnchor anchor, const std::string& colour) {
     float rgb[3];
     parse_hex_colour(colour, rgb);
-    // The 7-pixel glyph is stretched to about `size`, in whole supersamples so that every
-    // stroke of a glyph is equally thick.
-    const double pixel = std::max(1.0, std::round(size / kGlyphHeight * kScale)) / kScale;
+    // Glyph cells advance exactly as text_width() assumes, so that layout matches; the 7-pixel
+    // glyph is scaled in whole supersamples so that all its strokes are equally thick.
+    const double advance = size * 6.0 / 7.0;
+    const double pixel = std::min(advance / kGlyphAdvance,
+                                  std::max(1.0, std::round(size / kGlyphHeight * kScale)) / kScale);
     const double w = text_width(text, size);
-    double left = anchor == TextAnchor::Start ? x : anchor == TextAnchor::Middle ? x - w / 2 : x - w;
+    double left = anchor == TextAnchor::Start    ? x
+                  : anchor == TextAnchor::Middle ? x - w / 2
+                                                 : x - w;
     const double top = y - size;
     for (char c : text) {
         const auto& columns = glyph_columns(c);
@@ -113,7 +121,7 @@ void RasterChartCanvas::text(double x, double y, const std::string& text, double
                 fill_box(left + col * pixel, top + row * pixel, left + (col + 1) * pixel,
                          top + (row + 1) * pixel, rgb);
             }
-        left += kGlyphAdvance * pixel;
+        left += advance;
     }
 }
 
@@ -125,8 +133,9 @@ Image RasterChartCanvas::image() const {
             float sum[3] = {0, 0, 0};
             for (int j = 0; j < kScale; ++j)
                 for (int i = 0; i < kScale; ++i) {
-                    const float* p = &buffer_[(static_cast<std::size_t>(y * kScale + j) * bw_ +
-                                               x * kScale + i) * 3];
+                    const float* p =
+                        &buffer_[(static_cast<std::size_t>(y * kScale + j) * bw_ + x * kScale + i) *
+                                 3];
                     sum[0] += p[0];
                     sum[1] += p[1];
                     sum[2] += p[2];

@@ -23,9 +23,9 @@ int for_each_selected_frame(const OutputReader& reader, const FrameSelection& se
         ++visited;
     }
     if (visited == 0) {
-        check_selection(selection, saved,
-                        (std::filesystem::path(reader.directory()) / output_layout::kFrames)
-                            .string());
+        check_selection(
+            selection, saved,
+            (std::filesystem::path(reader.directory()) / output_layout::kFrames).string());
     }
     return visited;
 }

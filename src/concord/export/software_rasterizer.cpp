@@ -7,8 +7,7 @@
 
 namespace concord {
 
-SoftwareRasterizer::SoftwareRasterizer(int width, int height, const Camera& camera,
-                                       int supersample)
+SoftwareRasterizer::SoftwareRasterizer(int width, int height, const Camera& camera, int supersample)
     : width_(width), height_(height), ss_(supersample) {
     if (width < 1 || height < 1 || width > 16384 || height > 16384)
         throw std::invalid_argument("SoftwareRasterizer: image size must be 1..16384");
@@ -126,8 +125,10 @@ void SoftwareRasterizer::raster(const Eigen::Vector4d clip[3], const Rgb& shaded
             const double px = x + 0.5;
             // Barycentric weights from edge functions; the sign of the area accepts both
             // windings, since bodies are drawn without back-face culling.
-            const double w0 = ((sx[1] - px) * (sy[2] - py) - (sx[2] - px) * (sy[1] - py)) * inv_area;
-            const double w1 = ((sx[2] - px) * (sy[0] - py) - (sx[0] - px) * (sy[2] - py)) * inv_area;
+            const double w0 =
+                ((sx[1] - px) * (sy[2] - py) - (sx[2] - px) * (sy[1] - py)) * inv_area;
+            const double w1 =
+                ((sx[2] - px) * (sy[0] - py) - (sx[0] - px) * (sy[2] - py)) * inv_area;
             const double w2 = 1.0 - w0 - w1;
             if (w0 < 0 || w1 < 0 || w2 < 0) continue;
             const double z = w0 * sz[0] + w1 * sz[1] + w2 * sz[2];

@@ -42,13 +42,20 @@ bool send_all(int fd, const char* data, std::size_t size) {
 
 const char* reason_phrase(int status) {
     switch (status) {
-        case 200: return "OK";
-        case 400: return "Bad Request";
-        case 404: return "Not Found";
-        case 405: return "Method Not Allowed";
-        case 431: return "Request Header Fields Too Large";
-        case 503: return "Service Unavailable";
-        default: return "Error";
+        case 200:
+            return "OK";
+        case 400:
+            return "Bad Request";
+        case 404:
+            return "Not Found";
+        case 405:
+            return "Method Not Allowed";
+        case 431:
+            return "Request Header Fields Too Large";
+        case 503:
+            return "Service Unavailable";
+        default:
+            return "Error";
     }
 }
 
@@ -178,9 +185,9 @@ void StaticHttpServer::serve(const std::atomic<bool>& stop, double max_seconds) 
     };
     while (!stop.load()) {
         join_finished();
-        if (max_seconds > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                             start)
-                                       .count() >= max_seconds) {
+        if (max_seconds > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
+                max_seconds) {
             break;
         }
         pollfd p{listen_fd_, POLLIN, 0};
@@ -190,7 +197,8 @@ void StaticHttpServer::serve(const std::atomic<bool>& stop, double max_seconds) 
         if (fd < 0) continue;
         if (open_connections_.load() >= options_.max_connections) {
             const std::string busy =
-                "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+                "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: "
+                "close\r\n\r\n";
             send_all(fd, busy.data(), busy.size());
             ::close(fd);
             continue;
@@ -285,8 +293,8 @@ void StaticHttpServer::handle_connection(int fd) {
                 std::vector<char> data(1 << 16);
                 std::uintmax_t left = size;
                 while (left > 0) {
-                    const auto want = static_cast<std::streamsize>(
-                        std::min<std::uintmax_t>(left, data.size()));
+                    const auto want =
+                        static_cast<std::streamsize>(std::min<std::uintmax_t>(left, data.size()));
                     in.read(data.data(), want);
                     const auto n = static_cast<std::size_t>(in.gcount());
                     if (n == 0) return;  // the file shrank: the peer sees a short body

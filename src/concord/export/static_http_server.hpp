@@ -17,7 +17,7 @@ struct HttpMount {
 };
 
 struct HttpServerOptions {
-    int port = 0;  ///< 0: let the system choose a free port
+    int port = 0;                           ///< 0: let the system choose a free port
     std::string index_file = "index.html";  ///< served for a path ending in '/'
     int max_connections = 32;               ///< more at once are answered 503
     double idle_timeout_seconds = 5.0;      ///< a keep-alive connection idle this long is closed

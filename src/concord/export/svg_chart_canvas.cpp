@@ -21,11 +21,21 @@ std::string xml_escape(const std::string& text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&apos;"; break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
             default:
                 // Control characters are not allowed in XML 1.0 documents.
                 if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
@@ -60,7 +70,9 @@ void SvgChartCanvas::polyline(const std::vector<Vec2>& points, const std::string
 
 void SvgChartCanvas::text(double x, double y, const std::string& text, double size,
                           TextAnchor anchor, const std::string& colour) {
-    const char* a = anchor == TextAnchor::Start ? "start" : anchor == TextAnchor::Middle ? "middle" : "end";
+    const char* a = anchor == TextAnchor::Start    ? "start"
+                    : anchor == TextAnchor::Middle ? "middle"
+                                                   : "end";
     body_ << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" font-size=\"" << num(size)
           << "\" text-anchor=\"" << a << "\" fill=\"" << xml_escape(colour) << "\">"
           << xml_escape(text) << "</text>\n";
@@ -68,8 +80,9 @@ void SvgChartCanvas::text(double x, double y, const std::string& text, double si
 
 std::string SvgChartCanvas::document() const {
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-           "width=\"" + std::to_string(width_) + "\" height=\"" + std::to_string(height_) +
-           "\" viewBox=\"0 0 " + std::to_string(width_) + " " + std::to_string(height_) +
+           "width=\"" +
+           std::to_string(width_) + "\" height=\"" + std::to_string(height_) + "\" viewBox=\"0 0 " +
+           std::to_string(width_) + " " + std::to_string(height_) +
            "\" font-family=\"DejaVu Sans Mono, monospace\">\n" + body_.str() + "</svg>\n";
 }
 

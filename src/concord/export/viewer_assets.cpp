@@ -38,7 +38,8 @@ fs::path find_viewer_assets(const std::string& explicit_dir) {
         }
     }
     throw InputError(
-        "viewer assets not found (viewer/dist above " + (ec ? std::string("the executable") : exe.string()) +
+        "viewer assets not found (viewer/dist above " +
+        (ec ? std::string("the executable") : exe.string()) +
         "): build them with scripts/setup.sh, or `npm ci && npm run build` in viewer/, or pass "
         "--assets DIR");
 }

@@ -9,7 +9,8 @@ namespace {
 
 template <typename E>
 E enum_value(const JsonNode& node) {
-    if (!node.value().is_string()) node.fail("expected one of " + enum_name_list<E>() + ", got " + node.describe());
+    if (!node.value().is_string())
+        node.fail("expected one of " + enum_name_list<E>() + ", got " + node.describe());
     const auto v = enum_from_string<E>(node.value().get<std::string>());
     if (!v) node.fail("expected one of " + enum_name_list<E>() + ", got " + node.describe());
     return *v;
@@ -18,8 +19,8 @@ E enum_value(const JsonNode& node) {
 constexpr int kMaxCount = 1'000'000'000;
 
 void parse_linear_solver(const JsonNode& node, LinearSolverParams& p) {
-    node.expect_object({"type", "tolerance", "max_iterations", "preconditioner", "restart",
-                        "direct_max_dofs"});
+    node.expect_object(
+        {"type", "tolerance", "max_iterations", "preconditioner", "restart", "direct_max_dofs"});
     if (auto n = node.find("type")) p.type = enum_value<LinearSolverType>(*n);
     if (auto n = node.find("tolerance")) p.tolerance = n->positive_number();
     if (auto n = node.find("max_iterations")) p.max_iterations = n->integer(1, kMaxCount);
@@ -51,7 +52,8 @@ SolverParams parse_solver_params(const JsonNode& node) {
     if (auto n = node.find("rel_step_tol")) p.rel_step_tol = n->non_negative_number();
     if (auto n = node.find("max_time")) p.max_time = n->non_negative_number();
     if (auto n = node.find("stop_on_no_improvement")) p.stop_on_no_improvement = n->boolean();
-    if (auto n = node.find("convergence_mode")) p.convergence_mode = enum_value<ConvergenceMode>(*n);
+    if (auto n = node.find("convergence_mode"))
+        p.convergence_mode = enum_value<ConvergenceMode>(*n);
     if (auto n = node.find("step_tol")) p.step_tol = n->positive_number();
     if (auto n = node.find("explosion_control")) p.explosion_control = n->boolean();
     if (auto n = node.find("line_search")) p.line_search = enum_value<LineSearchType>(*n);
@@ -80,7 +82,8 @@ SolverParams parse_solver_params(const JsonNode& node) {
     if (linear_object) linear = &*linear_node;
     forbid_both(node, "cg_max_iterations", linear && linear->has("max_iterations"),
                 "linear_solver.max_iterations");
-    forbid_both(node, "cg_tolerance", linear && linear->has("tolerance"), "linear_solver.tolerance");
+    forbid_both(node, "cg_tolerance", linear && linear->has("tolerance"),
+                "linear_solver.tolerance");
     if (auto n = node.find("cg_max_iterations")) p.linear.max_iterations = n->integer(1, kMaxCount);
     if (auto n = node.find("cg_tolerance")) p.linear.tolerance = n->positive_number();
     try {

@@ -168,14 +168,20 @@ void strong_wolfe(Search& s, double e0, double slope) {
 LineSearchResult line_search(NewtonProblem& problem, const SolverParams& params,
                              const ResidualNorm& norm, bool weighted_residual, const VecX& x,
                              const VecX& dx, const VecX& g, double alpha_max, VecX& x_new) {
-    Search s{problem, params, norm, weighted_residual, x, dx, alpha_max,
-             weighted_residual ? norm.weighted(g) : norm.l2(g)};
+    Search s{problem, params, norm,      weighted_residual,
+             x,       dx,     alpha_max, weighted_residual ? norm.weighted(g) : norm.l2(g)};
     if (!(alpha_max > 0.0)) return s.result;
     const double slope = std::min(g.dot(dx), 0.0);
     switch (params.line_search) {
-        case LineSearchType::Backtracking: backtracking(s, problem.energy(x), slope); break;
-        case LineSearchType::StrongWolfe: strong_wolfe(s, problem.energy(x), slope); break;
-        case LineSearchType::ResidualNorm: residual_backtracking(s); break;
+        case LineSearchType::Backtracking:
+            backtracking(s, problem.energy(x), slope);
+            break;
+        case LineSearchType::StrongWolfe:
+            strong_wolfe(s, problem.energy(x), slope);
+            break;
+        case LineSearchType::ResidualNorm:
+            residual_backtracking(s);
+            break;
     }
     if (s.result.improved) x_new = x + s.result.alpha * dx;
     return s.result;

@@ -23,7 +23,8 @@ LinearSolveResult solve_linear_system(const SparseMatrix& A, const VecX& b, VecX
             case LinearSolverType::GMRES:
                 return gmres(A, b, x, M, params.tolerance, params.max_iterations,
                              params.gmres_restart);
-            default: return conjugate_gradient(A, b, x, M, params.tolerance, params.max_iterations);
+            default:
+                return conjugate_gradient(A, b, x, M, params.tolerance, params.max_iterations);
         }
     }
     LinearSolveResult res;

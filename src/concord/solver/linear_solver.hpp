@@ -16,10 +16,10 @@ struct LinearSolveResult {
     bool success = false;
     LinearSolverType used = LinearSolverType::LDLT;
     PreconditionerType preconditioner = PreconditionerType::None;  ///< iterative solvers only
-    int iterations = 0;                ///< Krylov iterations (0 for LDLT)
-    double relative_residual = 0.0;    ///< ||A x - b|| / ||b||
+    int iterations = 0;              ///< Krylov iterations (0 for LDLT)
+    double relative_residual = 0.0;  ///< ||A x - b|| / ||b||
     bool hit_iteration_limit = false;
-    std::string failure;               ///< why it failed (empty on success)
+    std::string failure;  ///< why it failed (empty on success)
 };
 
 /// The solver Auto resolves to for an n x n system (the type itself otherwise).

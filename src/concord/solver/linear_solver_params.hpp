@@ -14,9 +14,9 @@ enum class LinearSolverType {
 
 enum class PreconditionerType {
     None,
-    Jacobi,               ///< inverse of |diagonal|
-    PerBody,              ///< inverse of each body's 12x12 diagonal block (default)
-    IncompleteCholesky,   ///< zero fill-in incomplete Cholesky with diagonal shift (Eigen)
+    Jacobi,              ///< inverse of |diagonal|
+    PerBody,             ///< inverse of each body's 12x12 diagonal block (default)
+    IncompleteCholesky,  ///< zero fill-in incomplete Cholesky with diagonal shift (Eigen)
 };
 
 struct LinearSolverParams {

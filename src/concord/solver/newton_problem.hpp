@@ -19,7 +19,7 @@ struct ResidualGroups {
 };
 
 class NewtonProblem {
-public:
+  public:
     virtual ~NewtonProblem() = default;
     /// Called at the start of every iteration, before derivatives at x are requested.
     virtual void begin_iteration(const VecX& x) = 0;

@@ -120,13 +120,17 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
                    measure > params.divergence_factor * std::max(measure0, params.abs_tol)) {
             return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
         }
+        // A zero residual meets every criterion (StepNorm's too: the direction would be 0).
+        if (measure == 0.0) return finish(ConvergenceStatus::Converged, StopReason::Residual);
         if (params.convergence_mode != ConvergenceMode::StepNorm) {
             bool converged = true;
             if (per_body) {
                 for (Eigen::Index b = 0; b < rho.size() && converged; ++b)
-                    converged = rho[b] <= params.abs_tol || (k > 0 && rho[b] <= params.rel_tol * rho0[b]);
+                    converged =
+                        rho[b] <= params.abs_tol || (k > 0 && rho[b] <= params.rel_tol * rho0[b]);
             } else {
-                converged = measure <= params.abs_tol || (k > 0 && measure <= params.rel_tol * measure0);
+                converged =
+                    measure <= params.abs_tol || (k > 0 && measure <= params.rel_tol * measure0);
             }
             if (converged) return finish(ConvergenceStatus::Converged, StopReason::Residual);
         }
@@ -145,7 +149,8 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         auto newton_direction = [&](bool project) {
             timed(st.t_assembly, [&] { sys.assemble(problem, x, project); });
             LinearSolveResult ls;
-            timed(st.t_linear, [&] { ls = solve_linear_system(sys.H, rhs, dx_free, params.linear); });
+            timed(st.t_linear,
+                  [&] { ls = solve_linear_system(sys.H, rhs, dx_free, params.linear); });
             it.psd_projected = project;
             it.linear_solver = ls.used;
             it.linear_iterations += ls.iterations;
@@ -171,11 +176,8 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
             ++st.fallback_directions;
         }
 
+        // The convergence criterion on the direction (StepNorm) before the limit on it.
         it.direction_norm = dx_free.norm();
-        if (it.direction_norm <= params.rel_step_tol * sys.gather(x).norm()) {
-            st.history.push_back(it);
-            return finish(ConvergenceStatus::Stopped, StopReason::RelativeStep);
-        }
         dx = sys.scatter(dx_free);
         st.last_step_measure = problem.step_measure(dx);
         if (!std::isfinite(st.last_step_measure)) {
@@ -186,6 +188,10 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
             st.last_step_measure < params.step_tol) {
             st.history.push_back(it);
             return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
+        }
+        if (it.direction_norm <= params.rel_step_tol * sys.gather(x).norm()) {
+            st.history.push_back(it);
+            return finish(ConvergenceStatus::Stopped, StopReason::RelativeStep);
         }
 
         // CCD cap, then the line search along the capped segment.

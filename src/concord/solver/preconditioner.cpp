@@ -27,14 +27,17 @@ Preconditioner::Preconditioner(const SparseMatrix& A, PreconditionerType type, i
     : type_(type), block_size_(std::max(1, block_size)) {
     const Eigen::Index n = A.rows();
     switch (type_) {
-        case PreconditionerType::None: break;
+        case PreconditionerType::None:
+            break;
         case PreconditionerType::Jacobi: {
             inverse_diagonal_ = A.diagonal().cwiseAbs();
             for (Eigen::Index i = 0; i < n; ++i)
                 inverse_diagonal_[i] = inverse_diagonal_[i] > 0 ? 1.0 / inverse_diagonal_[i] : 1.0;
             break;
         }
-        case PreconditionerType::PerBody: build_blocks(A); break;
+        case PreconditionerType::PerBody:
+            build_blocks(A);
+            break;
         case PreconditionerType::IncompleteCholesky: {
             ic_ = std::make_unique<IncompleteCholesky>();
             ic_->compute(A);
@@ -62,7 +65,8 @@ void Preconditioner::build_blocks(const SparseMatrix& A) {
     for (int col = 0; col < A.outerSize(); ++col)
         for (SparseMatrix::InnerIterator it(A, col); it; ++it) {
             const int r = static_cast<int>(it.row()), c = static_cast<int>(it.col());
-            if (r / bs == c / bs) blocks[static_cast<std::size_t>(r / bs)](r % bs, c % bs) = it.value();
+            if (r / bs == c / bs)
+                blocks[static_cast<std::size_t>(r / bs)](r % bs, c % bs) = it.value();
         }
     inverse_blocks_.resize(blocks.size());
     for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -74,8 +78,12 @@ void Preconditioner::build_blocks(const SparseMatrix& A) {
 
 void Preconditioner::apply(const VecX& r, VecX& z) const {
     switch (type_) {
-        case PreconditionerType::None: z = r; return;
-        case PreconditionerType::Jacobi: z = inverse_diagonal_.cwiseProduct(r); return;
+        case PreconditionerType::None:
+            z = r;
+            return;
+        case PreconditionerType::Jacobi:
+            z = inverse_diagonal_.cwiseProduct(r);
+            return;
         case PreconditionerType::PerBody: {
             z.resize(r.size());
             for (std::size_t k = 0; k < inverse_blocks_.size(); ++k) {
@@ -85,7 +93,9 @@ void Preconditioner::apply(const VecX& r, VecX& z) const {
             }
             return;
         }
-        case PreconditionerType::IncompleteCholesky: z = ic_->solve(r); return;
+        case PreconditionerType::IncompleteCholesky:
+            z = ic_->solve(r);
+            return;
     }
 }
 

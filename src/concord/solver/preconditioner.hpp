@@ -13,7 +13,7 @@
 namespace concord {
 
 class Preconditioner {
-public:
+  public:
     /// Builds M for A (symmetric, both triangles stored; GMRES may pass a nonsymmetric A, of
     /// which the per-body and Jacobi variants read only the diagonal blocks). Incomplete
     /// Cholesky falls back to PerBody when its factorisation fails even with shifts.
@@ -25,14 +25,15 @@ public:
     /// The preconditioner actually in use.
     PreconditionerType type() const { return type_; }
 
-private:
+  private:
     void build_blocks(const SparseMatrix& A);
 
     PreconditionerType type_;
     int block_size_;
     VecX inverse_diagonal_;             ///< Jacobi
     std::vector<MatX> inverse_blocks_;  ///< PerBody
-    using IncompleteCholesky = Eigen::IncompleteCholesky<double, Eigen::Lower, Eigen::NaturalOrdering<int>>;
+    using IncompleteCholesky =
+        Eigen::IncompleteCholesky<double, Eigen::Lower, Eigen::NaturalOrdering<int>>;
     std::unique_ptr<IncompleteCholesky> ic_;
 };
 

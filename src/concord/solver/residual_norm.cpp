@@ -20,7 +20,8 @@ VecX ResidualNorm::per_group(const VecX& g) const {
     VecX rho(num_groups());
     for (int k = 0; k < num_groups(); ++k) {
         double s = 0.0;
-        for (int i = begin_[static_cast<std::size_t>(k)]; i < begin_[static_cast<std::size_t>(k) + 1]; ++i)
+        for (int i = begin_[static_cast<std::size_t>(k)];
+             i < begin_[static_cast<std::size_t>(k) + 1]; ++i)
             if (free_[static_cast<std::size_t>(i)]) s += weight_[i] * g[i] * g[i];
         rho[k] = std::sqrt(s);
     }

@@ -8,7 +8,7 @@
 namespace concord {
 
 class ResidualNorm {
-public:
+  public:
     /// Only DoFs with free_dof[i] count. Groups without free DoFs have norm 0.
     ResidualNorm(const ResidualGroups& groups, const std::vector<bool>& free_dof);
 
@@ -20,7 +20,7 @@ public:
     double l2(const VecX& g) const;
     int num_groups() const { return static_cast<int>(begin_.size()) - 1; }
 
-private:
+  private:
     std::vector<int> begin_;
     VecX weight_;  ///< 0 on fixed DoFs
     std::vector<bool> free_;

@@ -40,7 +40,8 @@ void validate_solver_params(const SolverParams& p, const std::string& prefix) {
     c.non_negative("rel_step_tol", p.rel_step_tol);
     c.non_negative("max_time", p.max_time);
     c.positive("step_tol", p.step_tol);
-    if (!(p.divergence_factor > 1.0)) c.fail("divergence_factor", "expected a number > 1", p.divergence_factor);
+    if (!(p.divergence_factor > 1.0))
+        c.fail("divergence_factor", "expected a number > 1", p.divergence_factor);
     c.fraction("armijo", p.armijo);
     c.fraction("wolfe_curvature", p.wolfe_curvature);
     if (!(p.wolfe_curvature > p.armijo))

@@ -70,11 +70,11 @@ struct SolverParams {
     // --- Newton direction and step ----------------------------------------------------------
     LineSearchType line_search = LineSearchType::Backtracking;
     PsdProjectionMode psd_projection = PsdProjectionMode::Always;
-    LinearSolverParams linear;  ///< scene key "linear_solver"
-    double armijo = 1e-4;               ///< sufficient-decrease constant (C++ only)
-    double wolfe_curvature = 0.9;       ///< c2 of the strong Wolfe condition (C++ only)
-    double backtrack_factor = 0.5;      ///< step shrink per rejected trial (C++ only)
-    int max_line_search_trials = 60;    ///< per line search (C++ only)
+    LinearSolverParams linear;        ///< scene key "linear_solver"
+    double armijo = 1e-4;             ///< sufficient-decrease constant (C++ only)
+    double wolfe_curvature = 0.9;     ///< c2 of the strong Wolfe condition (C++ only)
+    double backtrack_factor = 0.5;    ///< step shrink per rejected trial (C++ only)
+    int max_line_search_trials = 60;  ///< per line search (C++ only)
 
     // --- the world's step ------------------------------------------------------------------
     bool islands = true;  ///< solve independent groups of bodies separately, in parallel

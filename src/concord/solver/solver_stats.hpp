@@ -38,9 +38,9 @@ struct NewtonIteration {
     int line_search_trials = 0;
     LinearSolverType linear_solver = LinearSolverType::LDLT;  ///< the one actually used
     int linear_iterations = 0;
-    double linear_residual = 0.0;  ///< ||H dq + g|| / ||g|| of the linear solve
-    bool psd_projected = false;    ///< the Hessian that produced dq was PSD-projected
-    bool psd_retry = false;        ///< the unprojected iteration failed and was redone projected
+    double linear_residual = 0.0;     ///< ||H dq + g|| / ||g|| of the linear solve
+    bool psd_projected = false;       ///< the Hessian that produced dq was PSD-projected
+    bool psd_retry = false;           ///< the unprojected iteration failed and was redone projected
     bool fallback_direction = false;  ///< dq is preconditioned steepest descent
 };
 
@@ -64,7 +64,9 @@ struct NewtonStats {
     double t_collision = 0.0, t_assembly = 0.0, t_linear = 0.0, t_line_search = 0.0;
     double t_total = 0.0;
 
-    double final_residual() const { return residual_history.empty() ? 0.0 : residual_history.back(); }
+    double final_residual() const {
+        return residual_history.empty() ? 0.0 : residual_history.back();
+    }
 };
 
 }  // namespace concord

@@ -17,13 +17,10 @@ double seconds_since(Clock::time_point t0) {
 }
 }  // namespace
 
-IncrementalPotential::IncrementalPotential(const ContactSurface& surface,
-                                           const std::vector<HalfSpace>& planes,
-                                           IncrementalPotentialConfig config,
-                                           InertiaEnergy& inertia,
-                                           OrthogonalityEnergy& orthogonality,
-                                           InertiaEnergy& kinematic_target, BarrierEnergy& barrier,
-                                           FrictionEnergy& friction)
+IncrementalPotential::IncrementalPotential(
+    const ContactSurface& surface, const std::vector<HalfSpace>& planes,
+    IncrementalPotentialConfig config, InertiaEnergy& inertia, OrthogonalityEnergy& orthogonality,
+    InertiaEnergy& kinematic_target, BarrierEnergy& barrier, FrictionEnergy& friction)
     : surface_(surface),
       planes_(planes),
       config_(std::move(config)),
@@ -57,7 +54,8 @@ void IncrementalPotential::refresh_contacts(const VecX& q) {
     plane_candidates_ =
         point_plane_candidates(surface_, x, x, planes_, config_.body_movable, config_.dhat);
     peak_candidates_ = std::max(peak_candidates_, num_candidates());
-    contacts_ = build_contact_set(surface_, x, candidates_, plane_candidates_, planes_, config_.dhat);
+    contacts_ =
+        build_contact_set(surface_, x, candidates_, plane_candidates_, planes_, config_.dhat);
     barrier_.set_contacts(&contacts_);
     candidates_valid_ = true;
     contacts_current_ = false;
@@ -193,9 +191,10 @@ double IncrementalPotential::ccd_step(const VecX& q0, const VecX& q1) {
     });
     tbb::parallel_for(std::size_t(0), ee.size(), [&](std::size_t i) {
         const auto& c = ee[i];
-        const CCDResult r = edge_edge_ccd(X0(e(c.edge_a, 0)), X0(e(c.edge_a, 1)), X0(e(c.edge_b, 0)),
-                                          X0(e(c.edge_b, 1)), X1(e(c.edge_a, 0)), X1(e(c.edge_a, 1)),
-                                          X1(e(c.edge_b, 0)), X1(e(c.edge_b, 1)), config_.ccd);
+        const CCDResult r =
+            edge_edge_ccd(X0(e(c.edge_a, 0)), X0(e(c.edge_a, 1)), X0(e(c.edge_b, 0)),
+                          X0(e(c.edge_b, 1)), X1(e(c.edge_a, 0)), X1(e(c.edge_a, 1)),
+                          X1(e(c.edge_b, 0)), X1(e(c.edge_b, 1)), config_.ccd);
         if (r.collides) toi[pt.size() + i] = r.toi;
     });
     double alpha = 1.0;
@@ -226,8 +225,9 @@ double IncrementalPotential::step_measure(const VecX& dx) {
     for (int b = 0; b < num_bodies; ++b) {
         if (!config_.body_movable[static_cast<std::size_t>(b)]) continue;
         const Vec12 d = dx.segment<12>(12 * b);
-        const double disp = d.head<3>().cwiseAbs().maxCoeff() +
-                            d.tail<9>().cwiseAbs().maxCoeff() * config_.body_radius[static_cast<std::size_t>(b)];
+        const double disp =
+            d.head<3>().cwiseAbs().maxCoeff() +
+            d.tail<9>().cwiseAbs().maxCoeff() * config_.body_radius[static_cast<std::size_t>(b)];
         m = std::max(m, disp);
     }
     return m / (config_.time_step * config_.scene_scale);

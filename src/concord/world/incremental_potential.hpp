@@ -22,7 +22,7 @@ namespace concord {
 struct IncrementalPotentialConfig {
     double time_step = 0.01;
     double dhat = 1e-3;
-    double scene_scale = 1.0;  ///< l, the scene's bounding-box diagonal
+    double scene_scale = 1.0;         ///< l, the scene's bounding-box diagonal
     std::vector<double> body_radius;  ///< converts a change of A into a displacement
     std::vector<bool> body_movable;   ///< dynamic or kinematic
     /// Per-body convergence weights (PerBodyWeighted, docs/solver.md): mass m_b, lever arm
@@ -35,7 +35,7 @@ struct IncrementalPotentialConfig {
 };
 
 class IncrementalPotential final : public NewtonProblem {
-public:
+  public:
     IncrementalPotential(const ContactSurface& surface, const std::vector<HalfSpace>& planes,
                          IncrementalPotentialConfig config, InertiaEnergy& inertia,
                          OrthogonalityEnergy& orthogonality, InertiaEnergy& kinematic_target,
@@ -63,8 +63,7 @@ public:
     void begin_iteration(const VecX& x) override;
     double energy(const VecX& x) override;
     void gradient(const VecX& x, VecX& g) override;
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H,
-                 bool project_psd) override;
+    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H, bool project_psd) override;
     bool trial_gradient(const VecX& x, VecX& g) override;
     double max_step(const VecX& x, const VecX& dx) override;
     double step_measure(const VecX& dx) override;
@@ -78,7 +77,7 @@ public:
     void set_stiffness_bounds(double kappa_max) { kappa_max_ = kappa_max; }
     double min_distance() const;
 
-private:
+  private:
     ContactSet contact_set_at(const VecX& q) const;
 
     const ContactSurface& surface_;

@@ -47,7 +47,8 @@ std::vector<Island> find_islands(const std::vector<bool>& movable,
     const int n = static_cast<int>(movable.size());
     UnionFind uf(n);
     for (const auto& [a, b] : pairs)
-        if (movable[static_cast<std::size_t>(a)] && movable[static_cast<std::size_t>(b)]) uf.unite(a, b);
+        if (movable[static_cast<std::size_t>(a)] && movable[static_cast<std::size_t>(b)])
+            uf.unite(a, b);
     std::vector<int> island_of(static_cast<std::size_t>(n), -1);
     std::vector<Island> islands;
     for (int b = 0; b < n; ++b) {
@@ -57,10 +58,12 @@ std::vector<Island> find_islands(const std::vector<bool>& movable,
             island_of[static_cast<std::size_t>(root)] = static_cast<int>(islands.size());
             islands.emplace_back();
         }
-        islands[static_cast<std::size_t>(island_of[static_cast<std::size_t>(root)])].movable.push_back(b);
+        islands[static_cast<std::size_t>(island_of[static_cast<std::size_t>(root)])]
+            .movable.push_back(b);
     }
     for (const auto& [a, b] : pairs) {
-        const bool ma = movable[static_cast<std::size_t>(a)], mb = movable[static_cast<std::size_t>(b)];
+        const bool ma = movable[static_cast<std::size_t>(a)],
+                   mb = movable[static_cast<std::size_t>(b)];
         if (ma == mb) continue;
         const int body = ma ? a : b, obstacle = ma ? b : a;
         islands[static_cast<std::size_t>(island_of[static_cast<std::size_t>(uf.find(body))])]

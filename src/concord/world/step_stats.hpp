@@ -12,26 +12,26 @@ namespace concord {
 struct StepStats {
     ConvergenceStatus status = ConvergenceStatus::Converged;  ///< worst over islands and substeps
     StopReason stop_reason = StopReason::Residual;            ///< of the worst solve
-    int newton_iterations = 0;    ///< per substep the largest island's count, summed
-    bool converged = false;       ///< status == Converged
-    double residual = 0.0;        ///< final convergence measure, largest over islands
-    int contacts = 0;             ///< active barrier pairs (distance < dhat) at the end of the step
-    int candidates = 0;           ///< broad-phase candidate pairs (peak over the step)
+    int newton_iterations = 0;  ///< per substep the largest island's count, summed
+    bool converged = false;     ///< status == Converged
+    double residual = 0.0;      ///< final convergence measure, largest over islands
+    int contacts = 0;           ///< active barrier pairs (distance < dhat) at the end of the step
+    int candidates = 0;         ///< broad-phase candidate pairs (peak over the step)
     double min_distance = std::numeric_limits<double>::infinity();  ///< over all contact pairs, m
     double barrier_stiffness = 0.0;
-    int line_search_trials = 0;   ///< function evaluations in line searches
-    int ccd_limited_steps = 0;    ///< Newton iterations whose step was capped by CCD
+    int line_search_trials = 0;  ///< function evaluations in line searches
+    int ccd_limited_steps = 0;   ///< Newton iterations whose step was capped by CCD
     int linear_solver_iterations = 0;
-    int islands = 1;              ///< independent solves of the (last) substep
-    int substeps = 1;             ///< implicit steps taken (more than 1 after retry-halving)
-    int retries = 0;              ///< substeps redone with half the time step
-    double time_step = 0.0;       ///< smallest substep time step used, s
-    double t_coll = 0.0;          ///< broad phase + CCD + contact sets (+ islands), s
-    double t_assembly = 0.0;      ///< gradients and Hessians, s
-    double t_linear = 0.0;        ///< linear solves, s
-    double t_line_search = 0.0;   ///< line-search energy / residual evaluations, s
-    double t_solve = 0.0;         ///< t_assembly + t_linear + t_line_search, s
-    double t_frame = 0.0;         ///< whole step (wall clock), s
+    int islands = 1;             ///< independent solves of the (last) substep
+    int substeps = 1;            ///< implicit steps taken (more than 1 after retry-halving)
+    int retries = 0;             ///< substeps redone with half the time step
+    double time_step = 0.0;      ///< smallest substep time step used, s
+    double t_coll = 0.0;         ///< broad phase + CCD + contact sets (+ islands), s
+    double t_assembly = 0.0;     ///< gradients and Hessians, s
+    double t_linear = 0.0;       ///< linear solves, s
+    double t_line_search = 0.0;  ///< line-search energy / residual evaluations, s
+    double t_solve = 0.0;        ///< t_assembly + t_linear + t_line_search, s
+    double t_frame = 0.0;        ///< whole step (wall clock), s
 };
 
 /// One island's part of a step: the Newton solves of its bodies.

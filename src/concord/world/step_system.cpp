@@ -71,9 +71,11 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
     cfg.characteristic_acceleration = model_.characteristic_acceleration;
 
     inertia_ = std::make_unique<InertiaEnergy>(masses, dynamic);
-    kinematic_target_ = std::make_unique<InertiaEnergy>(kinematic_masses, kinematic, "kinematic_target");
+    kinematic_target_ =
+        std::make_unique<InertiaEnergy>(kinematic_masses, kinematic, "kinematic_target");
     orthogonality_ = std::make_unique<OrthogonalityEnergy>(orth);
-    barrier_ = std::make_unique<BarrierEnergy>(*surface_, model_.planes, movable_, model_.spec.contact.dhat);
+    barrier_ = std::make_unique<BarrierEnergy>(*surface_, model_.planes, movable_,
+                                               model_.spec.contact.dhat);
     friction_ = std::make_unique<FrictionEnergy>(*surface_, movable_);
     potential_ = std::make_unique<IncrementalPotential>(*surface_, model_.planes, cfg, *inertia_,
                                                         *orthogonality_, *kinematic_target_,

@@ -48,7 +48,7 @@ struct SystemStepResult {
 };
 
 class StepSystem {
-public:
+  public:
     /// `bodies`: world body indices, sorted. `surface`: the contact surface of exactly these
     /// bodies in this order, kept by reference; null builds the system's own.
     StepSystem(const WorldModel& model, std::vector<int> bodies,
@@ -70,7 +70,7 @@ public:
     /// Writes the movable bodies of x (system order) into x_world.
     void scatter(const VecX& x, VecX& x_world) const;
 
-private:
+  private:
     const WorldModel& model_;
     std::vector<int> bodies_;
     ContactSurface own_surface_;

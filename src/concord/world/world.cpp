@@ -42,7 +42,8 @@ SolverParams resolve_solver_spec(const SolverSpec& spec) {
         const auto type = enum_from_string<LinearSolverType>(spec.linear_solver);
         if (!type)
             throw InputError("solver.linear_solver: expected one of " +
-                             enum_name_list<LinearSolverType>() + ", got \"" + spec.linear_solver + "\"");
+                             enum_name_list<LinearSolverType>() + ", got \"" + spec.linear_solver +
+                             "\"");
         p.linear.type = *type;
     }
     if (spec.cg_max_iterations != defaults.cg_max_iterations)
@@ -107,8 +108,9 @@ World::Impl::Impl(const SceneSpec& s) : model(build_world_model(s)) {
         const BodySpec& bs = s.bodies[static_cast<std::size_t>(b)];
         q.segment<12>(12 * b) = body.q_initial;
         if (body.is_dynamic())
-            q_dot.segment<12>(12 * b) = affine_velocity(
-                body.q_initial, body.mass_properties.center_of_mass, bs.velocity, bs.angular_velocity);
+            q_dot.segment<12>(12 * b) =
+                affine_velocity(body.q_initial, body.mass_properties.center_of_mass, bs.velocity,
+                                bs.angular_velocity);
     }
     external_acceleration = model.initial_external_acceleration;
     kappa = model.kappa_min;
@@ -195,7 +197,8 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
     for (int b = 0; b < B; ++b) {
         const auto i = static_cast<std::size_t>(b);
         if (model.dynamic[i])
-            q_tilde.segment<12>(12 * b) += h * q_dot.segment<12>(12 * b) + h * h * external_acceleration[i];
+            q_tilde.segment<12>(12 * b) +=
+                h * q_dot.segment<12>(12 * b) + h * h * external_acceleration[i];
         else if (model.kinematic[i])
             target.segment<12>(12 * b) =
                 kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial, t_end);
@@ -204,7 +207,8 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
 
     std::vector<StepSystem*> systems;
     MotionBounds bounds;
-    const int num_movable = static_cast<int>(std::count(model.movable.begin(), model.movable.end(), true));
+    const int num_movable =
+        static_cast<int>(std::count(model.movable.begin(), model.movable.end(), true));
     if (params.islands && num_movable > 1 && q_tilde.allFinite()) {
         const auto t0 = SolverClock::now();
         VecX q_predicted = q_tilde;
@@ -216,7 +220,8 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
         BroadPhaseParams bp;
         bp.dhat = dhat;
         std::vector<std::uint8_t> is_static(static_cast<std::size_t>(B));
-        for (int b = 0; b < B; ++b) is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
+        for (int b = 0; b < B; ++b)
+            is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
         bp.body_pair_filter = skip_static_pairs(std::move(is_static));
         const Candidates c = island_broad_phase.find(model.surface.mesh, bounds.lo, bounds.hi, bp);
         const std::vector<Island> islands =
@@ -226,9 +231,9 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
             for (const Island& island : islands) {
                 std::vector<int> key = island.bodies();
                 auto it = island_systems.find(key);
-                std::unique_ptr<StepSystem> sys =
-                    it != island_systems.end() ? std::move(it->second)
-                                               : std::make_unique<StepSystem>(model, key);
+                std::unique_ptr<StepSystem> sys = it != island_systems.end()
+                                                      ? std::move(it->second)
+                                                      : std::make_unique<StepSystem>(model, key);
                 systems.push_back(sys.get());
                 kept.emplace(std::move(key), std::move(sys));
             }
@@ -330,25 +335,27 @@ void World::Impl::log_step() const {
                 for (std::size_t k = 0; k < n.history.size(); ++k) {
                     const NewtonIteration& it = n.history[k];
                     spdlog::info(
-                        "  island {} ({} bodies) solve {} iteration {}: residual {:.3e} |dq| {:.3e} "
+                        "  island {} ({} bodies) solve {} iteration {}: residual {:.3e} |dq| "
+                        "{:.3e} "
                         "ccd {:.3g} step {:.3g} trials {} linear {} x{} residual {:.2e}{}{}{}",
                         i, is.bodies.size(), s, k + 1, it.residual, it.direction_norm, it.max_step,
                         it.step, it.line_search_trials, to_string(it.linear_solver),
                         it.linear_iterations, it.linear_residual, it.psd_projected ? " psd" : "",
                         it.psd_retry ? " retried" : "", it.fallback_direction ? " fallback" : "");
                 }
-                spdlog::info("  island {} solve {}: {} ({}), residual {:.3e} after {} iterations", i,
-                             s, to_string(n.status), to_string(n.stop_reason), n.final_residual(),
-                             n.iterations);
+                spdlog::info("  island {} solve {}: {} ({}), residual {:.3e} after {} iterations",
+                             i, s, to_string(n.status), to_string(n.stop_reason),
+                             n.final_residual(), n.iterations);
             }
         }
     }
-    spdlog::info("step {} t={:.6g}: {} ({}), {} iterations, residual {:.3e}, {} island(s){}, "
-                 "{} substep(s), {} retries, {:.3g} ms",
-                 steps, time, to_string(ss.status), to_string(ss.stop_reason),
-                 ss.nonlinear_iterations, ss.final_residual, ss.islands.size(),
-                 ss.island_fallback ? " (fell back to one system)" : "", ss.substeps, ss.retries,
-                 1e3 * ss.t_total);
+    spdlog::info(
+        "step {} t={:.6g}: {} ({}), {} iterations, residual {:.3e}, {} island(s){}, "
+        "{} substep(s), {} retries, {:.3g} ms",
+        steps, time, to_string(ss.status), to_string(ss.stop_reason), ss.nonlinear_iterations,
+        ss.final_residual, ss.islands.size(),
+        ss.island_fallback ? " (fell back to one system)" : "", ss.substeps, ss.retries,
+        1e3 * ss.t_total);
 }
 
 void World::Impl::step() {
@@ -376,8 +383,10 @@ void World::Impl::step() {
     while (done < total) {
         const long long size = 1LL << (max_level - level);
         const double dt = std::ldexp(h, -level);
-        const double t_end = done + size == total ? t0 + h
-                                                  : t0 + std::ldexp(h * static_cast<double>(done + size), -max_level);
+        const double t_end =
+            done + size == total
+                ? t0 + h
+                : t0 + std::ldexp(h * static_cast<double>(done + size), -max_level);
         const SubstepOutcome o = advance(dt, t_end, deadline);
         const bool failed = o.status == ConvergenceStatus::Diverged ||
                             (retry && o.status == ConvergenceStatus::Stopped);
@@ -439,13 +448,21 @@ World::~World() = default;
 World::World(World&&) noexcept = default;
 World& World::operator=(World&&) noexcept = default;
 
-const SceneSpec& World::spec() const { return impl_->model.spec; }
-int World::num_bodies() const { return impl_->model.num_bodies(); }
+const SceneSpec& World::spec() const {
+    return impl_->model.spec;
+}
+int World::num_bodies() const {
+    return impl_->model.num_bodies();
+}
 const AffineBody& World::body(int i) const {
     return impl_->model.bodies.at(static_cast<std::size_t>(i));
 }
-Vec12 World::q(int i) const { return impl_->q.segment<12>(12 * i); }
-Vec12 World::q_dot(int i) const { return impl_->q_dot.segment<12>(12 * i); }
+Vec12 World::q(int i) const {
+    return impl_->q.segment<12>(12 * i);
+}
+Vec12 World::q_dot(int i) const {
+    return impl_->q_dot.segment<12>(12 * i);
+}
 Vertices World::world_vertices(int i) const {
     const AffineBody& b = body(i);
     Vertices x(b.mesh.num_vertices(), 3);
@@ -454,10 +471,18 @@ Vertices World::world_vertices(int i) const {
         x.row(v) = affine_apply(qi, b.mesh.vertices.row(v).transpose()).transpose();
     return x;
 }
-double World::time() const { return impl_->time; }
-int World::step_count() const { return impl_->steps; }
-double World::scene_scale() const { return impl_->model.scene_scale; }
-const SolverParams& World::solver_params() const { return impl_->params; }
+double World::time() const {
+    return impl_->time;
+}
+int World::step_count() const {
+    return impl_->steps;
+}
+double World::scene_scale() const {
+    return impl_->model.scene_scale;
+}
+const SolverParams& World::solver_params() const {
+    return impl_->params;
+}
 void World::set_solver_params(const SolverParams& params) {
     validate_solver_params(params);
     impl_->params = params;
@@ -466,11 +491,23 @@ const StepStats& World::step() {
     impl_->step();
     return impl_->stats;
 }
-const StepStats& World::last_stats() const { return impl_->stats; }
-const SolverStats& World::solver_stats() const { return impl_->solver_stats; }
-WorldState World::capture_state() const { return impl_->capture(); }
-void World::restore_state(const WorldState& state) { impl_->restore(state); }
-void World::save_state(const std::string& path) const { save_world_state(capture_state(), path); }
-void World::load_state(const std::string& path) { restore_state(load_world_state(path)); }
+const StepStats& World::last_stats() const {
+    return impl_->stats;
+}
+const SolverStats& World::solver_stats() const {
+    return impl_->solver_stats;
+}
+WorldState World::capture_state() const {
+    return impl_->capture();
+}
+void World::restore_state(const WorldState& state) {
+    impl_->restore(state);
+}
+void World::save_state(const std::string& path) const {
+    save_world_state(capture_state(), path);
+}
+void World::load_state(const std::string& path) {
+    restore_state(load_world_state(path));
+}
 
 }  // namespace concord

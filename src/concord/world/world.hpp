@@ -14,7 +14,7 @@
 namespace concord {
 
 class World {
-public:
+  public:
     /// Builds bodies (meshes, mass, stiffness) from a resolved scene. Throws InputError for an
     /// invalid scene, e.g. bodies that intersect or touch in the initial state (naming them),
     /// or solver options out of range.
@@ -60,7 +60,7 @@ public:
     void save_state(const std::string& path) const;
     void load_state(const std::string& path);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -28,7 +28,8 @@ std::vector<double> WorldModel::contact_friction(const ContactSurface& s, const 
     mu.reserve(c.size());
     const double base = spec.contact.friction;
     auto body_mu = [&](int v) {
-        return bodies[static_cast<std::size_t>(global_body[static_cast<std::size_t>(s.body_of_vertex(v))])]
+        return bodies[static_cast<std::size_t>(
+                          global_body[static_cast<std::size_t>(s.body_of_vertex(v))])]
             .friction;
     };
     for (const auto& p : c.point_triangle)
@@ -77,8 +78,8 @@ WorldModel build_world_model(const SceneSpec& spec) {
         Vec12 a = Vec12::Zero();
         a.head<3>() = spec.gravity;
         if (body.external_force.squaredNorm() > 0 || !body.external_force.allFinite()) {
-            const Vec12 f = affine_jacobian_transpose(body.mass_properties.center_of_mass,
-                                                      body.external_force);
+            const Vec12 f =
+                affine_jacobian_transpose(body.mass_properties.center_of_mass, body.external_force);
             a += body.mass_matrix.ldlt().solve(f);
         }
         m.initial_external_acceleration.push_back(a);

@@ -20,15 +20,15 @@ struct WorldModel {
     ContactSurface surface;  ///< every body's surface (initial checks, islands, monolithic solve)
 
     // Per body.
-    std::vector<bool> movable;     ///< dynamic or kinematic: unknowns of the step
+    std::vector<bool> movable;  ///< dynamic or kinematic: unknowns of the step
     std::vector<bool> dynamic;
     std::vector<bool> kinematic;
     std::vector<Mat12> masses;
-    std::vector<double> orthogonality_weights;  ///< kappa_b V_b (0 unless dynamic)
-    std::vector<double> lever_arms;             ///< largest |X| over the body's vertices
+    std::vector<double> orthogonality_weights;         ///< kappa_b V_b (0 unless dynamic)
+    std::vector<double> lever_arms;                    ///< largest |X| over the body's vertices
     std::vector<Vec12> initial_external_acceleration;  ///< M^-1 f_ext (gravity and force)
 
-    double scene_scale = 1.0;  ///< bounding-box diagonal of the initial scene
+    double scene_scale = 1.0;                   ///< bounding-box diagonal of the initial scene
     double characteristic_acceleration = 9.81;  ///< |gravity|, standard gravity when zero
     bool has_friction = false;                  ///< any pair can have mu > 0
     double kappa_min = 0.0, kappa_max = 0.0;    ///< barrier stiffness bounds

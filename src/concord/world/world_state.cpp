@@ -26,11 +26,13 @@ bool get(std::ifstream& in, T& v) {
 
 bool same_bits(const VecX& a, const VecX& b) {
     return a.size() == b.size() &&
-           (a.size() == 0 ||
-            std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
+           (a.size() == 0 || std::memcmp(a.data(), b.data(),
+                                         sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof(double)) == 0; }
+bool same_bits(double a, double b) {
+    return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
 
 }  // namespace
 
@@ -56,8 +58,9 @@ void save_world_state(const WorldState& s, const std::string& path) {
     put(out, static_cast<std::int32_t>(s.level_successes));
     out.write(reinterpret_cast<const char*>(s.q.data()),
               static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q.size())));
-    out.write(reinterpret_cast<const char*>(s.q_dot.data()),
-              static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q_dot.size())));
+    out.write(
+        reinterpret_cast<const char*>(s.q_dot.data()),
+        static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q_dot.size())));
     out.flush();
     if (!out) throw InputError(path + ": write failed");
 }
@@ -91,7 +94,8 @@ WorldState load_world_state(const std::string& path) {
     const auto bytes = static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(n));
     if (!in.read(reinterpret_cast<char*>(s.q.data()), bytes) ||
         !in.read(reinterpret_cast<char*>(s.q_dot.data()), bytes))
-        throw InputError(path + ": truncated state (expected " + std::to_string(bodies) + " bodies)");
+        throw InputError(path + ": truncated state (expected " + std::to_string(bodies) +
+                         " bodies)");
     if (in.peek() != std::char_traits<char>::eof()) throw InputError(path + ": trailing data");
     return s;
 }

@@ -11,11 +11,11 @@ namespace concord {
 struct WorldState {
     double time = 0.0;
     int steps = 0;
-    VecX q;      ///< 12 per body
-    VecX q_dot;  ///< 12 per body
+    VecX q;                          ///< 12 per body
+    VecX q_dot;                      ///< 12 per body
     double barrier_stiffness = 0.0;  ///< adaptive kappa carried between steps
-    int time_step_level = 0;   ///< retry-halving: the step in use is time_step / 2^level
-    int level_successes = 0;   ///< converged substeps at that level (growth counter)
+    int time_step_level = 0;         ///< retry-halving: the step in use is time_step / 2^level
+    int level_successes = 0;         ///< converged substeps at that level (growth counter)
 
     /// Bitwise equality (NaNs with equal bits compare equal, -0 differs from +0).
     bool bitwise_equal(const WorldState& other) const;

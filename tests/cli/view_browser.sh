@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The web viewer in a real browser: `concord view` serves two small runs (one with the optional
+# distributed-run fields, one with an unreadable frame line) and tests/viewer/viewer_browser_test.mjs
+# drives headless chromium through them. Needs what scripts/setup.sh installs: chromium, node
+# and viewer/node_modules + viewer/dist; exits 77 (skip) naming what is missing otherwise.
+set -uo pipefail
+concord="$1"
+src="$2"
+tmp="$(mktemp -d)"
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+for need in "$chromium" "$src/viewer/node_modules/playwright-core/package.json" "$src/viewer/dist/index.html"; do
+    if [ ! -e "$need" ]; then
+        echo "SKIP: $need not found (run scripts/setup.sh)"
+        exit 77
+    fi
+done
+command -v node >/dev/null || { echo "SKIP: node not found (run scripts/setup.sh)"; exit 77; }
+
+make="$src/tests/viewer/make_synthetic_output.mjs"
+node "$make" "$tmp/good" --bodies 12 --frames 30 --distributed >/dev/null || exit 1
+node "$make" "$tmp/broken" --bodies 4 --frames 10 --bad-line 6 >/dev/null || exit 1
+
+serve() {  # serve DIR LOG: starts concord view, prints its URL
+    "$concord" view "$1" --max-seconds 120 >"$2" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 100); do
+        if grep -q 'http://127.0.0.1:' "$2"; then
+            grep -o 'http://127.0.0.1:[0-9]*/' "$2" | head -1
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "concord view did not start: $(cat "$2")" >&2
+    return 1
+}
+good="$(serve "$tmp/good" "$tmp/good.log")" || exit 1
+broken="$(serve "$tmp/broken" "$tmp/broken.log")" || exit 1
+CHROMIUM="$chromium" timeout 90 node "$src/tests/viewer/viewer_browser_test.mjs" "$src/viewer" "$good" "$broken"
