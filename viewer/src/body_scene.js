@@ -55,8 +55,9 @@ export class BodyScene {
     geometry.setAttribute('bodyIndex', new THREE.BufferAttribute(bodyIndex, 1));
     geometry.setIndex(new THREE.BufferAttribute(indices, 1));
 
-    const columns = Math.min(this.bodyCount, BODIES_PER_ROW);
-    const rows = Math.ceil(this.bodyCount / BODIES_PER_ROW);
+    // At least one texel row, so that a run without bodies still makes a valid texture.
+    const columns = Math.max(1, Math.min(this.bodyCount, BODIES_PER_ROW));
+    const rows = Math.max(1, Math.ceil(this.bodyCount / BODIES_PER_ROW));
     this.texels = new Float32Array(4 * columns * rows * 4);
     this.texture = new THREE.DataTexture(this.texels, 4 * columns, rows, THREE.RGBAFormat, THREE.FloatType);
     this.texture.minFilter = this.texture.magFilter = THREE.NearestFilter;

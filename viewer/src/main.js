@@ -72,7 +72,6 @@ async function start() {
 
   const bodies = new BodyScene(output);
   world.add(bodies.group);
-  if (params.get('hide') === 'bodies') bodies.group.visible = false;
   api.bodyCount = bodies.bodyCount;
   api.triangleCount = bodies.triangleCount;
   api.frameCount = frames.count;
@@ -85,7 +84,6 @@ async function start() {
 
   const planes = makeScenePlanes(Array.isArray(output.scene.planes) ? output.scene.planes : [], centre, 6 * radius);
   world.add(planes);
-  if (params.get('hide') === 'planes') planes.visible = false;
   const partition = new PartitionObjects(4 * radius);
   world.add(partition.group);
 
@@ -135,7 +133,6 @@ async function start() {
     bodies.applyFrame(f);
     if (colours.isDynamic(colourMode)) bodies.setColours(colours.colours(colourMode, f));
     partition.update($('show-partition').checked ? frames.partitions[f] : null, centre);
-    if (params.get('ui') === '0') { dirty = true; return; }
     $('slider').value = String(f);
     $('frame-label').textContent =
       `frame ${frames.frameNumbers[f]} (${f + 1} / ${frames.count})  t = ${frames.times[f].toFixed(4)} s`;
