@@ -17,7 +17,7 @@ fail() {
 
 command -v python3 >/dev/null || fail "python3 is needed to compare frames.jsonl"
 
-# name:frames. spheres-in-box reaches ~80 contacts by frame 25; box-stack settles all 10
+# name:frames. spheres-in-box reaches ~120 contacts by frame 25; box-stack settles all 10
 # boxes (~1000 contact pairs) within 10 frames.
 runs=(spheres-in-box:25 box-stack:20)
 

@@ -8,15 +8,23 @@
 #include <functional>
 #include <string>
 
+#include <unistd.h>
+
+#include <atomic>
+
 #include "concord/math/error.hpp"
 
 namespace concord::test {
 
-/// A fresh, empty folder under the system temp directory, removed when the object dies.
+/// A fresh, empty folder under the system temp directory, removed when the object dies. The
+/// process id and a per-process counter make the name unique: CTest runs tests of one binary
+/// in parallel processes, which would otherwise share (and delete) each other's folders.
 class ScratchDir {
   public:
     explicit ScratchDir(const std::string& name)
-        : path_(std::filesystem::temp_directory_path() / ("concord_test_" + name)) {
+        : path_(std::filesystem::temp_directory_path() /
+                ("concord_test_" + name + "_" + std::to_string(::getpid()) + "_" +
+                 std::to_string(next_id()))) {
         std::filesystem::remove_all(path_);
         std::filesystem::create_directories(path_);
     }
@@ -32,6 +40,10 @@ class ScratchDir {
     std::string file(const std::string& name) const { return (path_ / name).string(); }
 
   private:
+    static int next_id() {
+        static std::atomic<int> id{0};
+        return id++;
+    }
     std::filesystem::path path_;
 };
 
