@@ -10,9 +10,10 @@ iterations per time step, contacts, broad-phase candidates and the smallest dist
 
 The collision and solve times are CPU seconds summed over islands, while t_frame is wall
 clock. With --threads 1 they add up, so "other" (t_frame - t_coll - t_solve: integration,
-friction lagging, writing the frame) is meaningful; with more threads islands overlap and
-"other" is not computed. The threads are read from the run's progress header when a log is
-given with --log, otherwise the script reports the split as shares of t_coll + t_solve.
+friction lagging, and the work of island solves that a step threw away when it fell back to
+one system, which the stats do not count) is meaningful; with more threads islands overlap and
+"other" is not computed. Give the threads with --threads, or the run's stderr with --log (its
+first line names them); otherwise the split is reported as shares of t_coll + t_solve.
 """
 
 import argparse
@@ -83,6 +84,7 @@ def summarise(directory, stats, single_thread):
     if single_thread:
         other = [f - c - s for f, c, s in zip(t_frame, t_coll, t_solve)]
         row["t_other"] = (mean(other), max(other))
+        row["t_other_median"] = sorted(other)[len(other) // 2]
     return row
 
 
@@ -99,7 +101,10 @@ def print_plain(row):
         print(f"  t_coll s       {pair('t_coll')}  ({100 * coll / frame:.0f}% of t_frame)")
         print(f"  t_solve s      {pair('t_solve')}  ({100 * solve / frame:.0f}% of t_frame)")
         other = row["t_other"][0]
-        print(f"  other s        {pair('t_other')}  ({100 * other / frame:.0f}% of t_frame)")
+        print(
+            f"  other s        {pair('t_other')}, median {row['t_other_median']:.4g}  "
+            f"({100 * other / frame:.0f}% of t_frame)"
+        )
     else:
         share = 100 * coll / (coll + solve) if coll + solve > 0 else 0.0
         print(f"  t_coll s       {pair('t_coll')}  (CPU; {share:.0f}% of coll + solve)")
