@@ -6,20 +6,12 @@
 
 #include "concord/math/error.hpp"
 #include "concord/world/world.hpp"
+#include "world_test_util.hpp"
 
 using namespace concord;
+using concord::test::box_body;
 
 namespace {
-
-BodySpec box_body(const std::string& name, const Vec3& position, const Vec3& size = Vec3::Ones()) {
-    BodySpec b;
-    b.name = name;
-    b.shape.kind = ShapeKind::Box;
-    b.shape.size = size;
-    b.material = {1000.0, 1e8};
-    b.position = position;
-    return b;
-}
 
 double lowest_vertex(const World& w, int body, const Vec3& normal) {
     const Vertices x = w.world_vertices(body);
@@ -185,7 +177,9 @@ TEST(WorldContact, DeterministicAcrossThreadCounts) {
         }
         s.contact.friction = 0.3;
         World w(s);
-        for (int k = 0; k < 40; ++k) w.step();
+        int contact_steps = 0;
+        for (int k = 0; k < 40; ++k) contact_steps += w.step().contacts > 0 ? 1 : 0;
+        EXPECT_GT(contact_steps, 5);  // the comparison is only meaningful with contact
         VecX q(12 * w.num_bodies());
         for (int b = 0; b < w.num_bodies(); ++b) q.segment<12>(12 * b) = w.q(b);
         return q;

@@ -2,22 +2,10 @@
 #include <gtest/gtest.h>
 
 #include "concord/world/world.hpp"
+#include "world_test_util.hpp"
 
 using namespace concord;
-
-namespace {
-
-BodySpec box_body(const std::string& name, const Vec3& position, const Vec3& size = Vec3::Ones()) {
-    BodySpec b;
-    b.name = name;
-    b.shape.kind = ShapeKind::Box;
-    b.shape.size = size;
-    b.material = {1000.0, 1e8};
-    b.position = position;
-    return b;
-}
-
-}  // namespace
+using concord::test::box_body;
 
 // Implicit Euler under constant gravity: v_n = n h g, y_n = y_0 + h^2 g n (n + 1) / 2 exactly,
 // and a rigid body stays rigid (A = I) to round-off.

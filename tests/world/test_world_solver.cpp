@@ -13,20 +13,12 @@
 
 #include "concord/math/error.hpp"
 #include "concord/world/world.hpp"
+#include "world_test_util.hpp"
 
 using namespace concord;
+using concord::test::box_body;
 
 namespace {
-
-BodySpec box_body(const std::string& name, const Vec3& position, const Vec3& size = Vec3::Ones()) {
-    BodySpec b;
-    b.name = name;
-    b.shape.kind = ShapeKind::Box;
-    b.shape.size = size;
-    b.material = {1000.0, 1e8};
-    b.position = position;
-    return b;
-}
 
 // A tilted box thrown at the ground: the landing needs several CCD-limited iterations.
 SceneSpec thrown_box(double speed = 5.0) {
