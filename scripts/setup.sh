@@ -23,6 +23,8 @@ packages=(
     libassimp-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libpng-dev chromium
+    libopenmpi-dev openmpi-bin
+    pybind11-dev python3-dev python3-numpy python3-pytest python3-venv
 )
 # The web viewer is built with Node.js and npm (viewer/). A machine that already has them (e.g.
 # from another source) keeps its own: Debian's npm package would clash with it.

@@ -49,8 +49,17 @@ struct PairEvaluator {
     const std::vector<HalfSpace>& planes;
     const VecX& q;
     double kappa, dhat_sq;
+    const ContactReplication* replication;
 
     Vec3 x(int v) const { return s.position(q, v); }
+    // kappa / kappa_c: this system's share of the pair between the bodies of vertices u and v.
+    double stiffness(int u, int v) const {
+        if (!replication) return kappa;
+        return kappa * replication->pair_weight(s.body_of_vertex(u), s.body_of_vertex(v));
+    }
+    double plane_stiffness(int v) const {
+        return replication ? kappa * replication->plane_weight(s.body_of_vertex(v)) : kappa;
+    }
 
     LocalDerivatives<4> point_triangle(const PointTriangleContact& c, int order) const {
         const auto& f = s.mesh.faces;
@@ -60,7 +69,7 @@ struct PairEvaluator {
         Mat12 H = Mat12::Zero();
         if (order >= 1) g = point_triangle_distance_sq_gradient(p, t0, t1, t2, c.type);
         if (order >= 2) H = point_triangle_distance_sq_hessian(p, t0, t1, t2, c.type);
-        return barrier_of_distance<4>(kappa, d, dhat_sq, g, H, order);
+        return barrier_of_distance<4>(stiffness(c.vertex, f(c.face, 0)), d, dhat_sq, g, H, order);
     }
 
     LocalDerivatives<4> edge_edge(const EdgeEdgeContact& c, int order) const {
@@ -72,7 +81,8 @@ struct PairEvaluator {
         Mat12 H = Mat12::Zero();
         if (order >= 1) g = edge_edge_distance_sq_gradient(a0, a1, b0, b1, c.type);
         if (order >= 2) H = edge_edge_distance_sq_hessian(a0, a1, b0, b1, c.type);
-        LocalDerivatives<4> b = barrier_of_distance<4>(kappa, d, dhat_sq, g, H, order);
+        LocalDerivatives<4> b = barrier_of_distance<4>(stiffness(e(c.edge_a, 0), e(c.edge_b, 0)), d,
+                                                       dhat_sq, g, H, order);
         // Mollified barrier m(c) b(d): product rule.
         const double eps = c.mollifier_threshold;
         const double m = edge_edge_mollifier(a0, a1, b0, b1, eps);
@@ -93,7 +103,7 @@ struct PairEvaluator {
         const HalfSpace& h = planes[static_cast<std::size_t>(c.plane)];
         const Vec3 p = x(c.vertex);
         const double d = point_halfspace_distance_sq(p, h.point, h.normal);
-        return barrier_of_distance<1>(kappa, d, dhat_sq,
+        return barrier_of_distance<1>(plane_stiffness(c.vertex), d, dhat_sq,
                                       point_halfspace_distance_sq_gradient(p, h.point, h.normal),
                                       point_halfspace_distance_sq_hessian(p, h.point, h.normal),
                                       order);
@@ -104,7 +114,7 @@ struct PairEvaluator {
 
 double BarrierEnergy::value(const VecX& q) const {
     if (!contacts_) return 0.0;
-    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_};
+    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_, replication_};
     const auto& c = *contacts_;
     return deterministic_sum(c.point_triangle.size(),
                              [&](std::size_t i) { return ev.point_triangle(c.point_triangle[i], 0).value; }) +
@@ -154,7 +164,7 @@ void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, E
 
 void BarrierEnergy::add_gradient(const VecX& q, VecX& g) const {
     if (!contacts_) return;
-    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_};
+    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_, replication_};
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;
     gradient_of<4>(
@@ -176,7 +186,7 @@ void BarrierEnergy::add_gradient(const VecX& q, VecX& g) const {
 
 void BarrierEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) const {
     if (!contacts_) return;
-    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_};
+    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_, replication_};
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;
     hessian_of<4>(
@@ -202,19 +212,22 @@ std::vector<double> BarrierEnergy::normal_forces(const VecX& q) const {
     if (!contacts_) return out;
     const double dhat_sq = dhat_ * dhat_;
     // |d b / d distance| = |b'(d^2)| 2 distance: the magnitude of the barrier's contact force.
-    auto force = [&](double d) { return kappa_ * std::abs(barrier_first_derivative(d, dhat_sq)) * 2.0 * std::sqrt(d); };
+    auto force = [&](double d) { return std::abs(barrier_first_derivative(d, dhat_sq)) * 2.0 * std::sqrt(d); };
+    const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_sq, replication_};
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;
     auto x = [&](int v) { return surface_.position(q, v); };
     for (const auto& c : contacts_->point_triangle)
-        out.push_back(force(point_triangle_distance_sq(x(c.vertex), x(f(c.face, 0)), x(f(c.face, 1)),
+        out.push_back(ev.stiffness(c.vertex, f(c.face, 0)) *
+                      force(point_triangle_distance_sq(x(c.vertex), x(f(c.face, 0)), x(f(c.face, 1)),
                                                        x(f(c.face, 2)), c.type)));
     for (const auto& c : contacts_->edge_edge)
-        out.push_back(force(edge_edge_distance_sq(x(e(c.edge_a, 0)), x(e(c.edge_a, 1)),
+        out.push_back(ev.stiffness(e(c.edge_a, 0), e(c.edge_b, 0)) *
+                      force(edge_edge_distance_sq(x(e(c.edge_a, 0)), x(e(c.edge_a, 1)),
                                                   x(e(c.edge_b, 0)), x(e(c.edge_b, 1)), c.type)));
     for (const auto& c : contacts_->point_plane) {
         const double sd = plane_signed_distance(planes_[static_cast<std::size_t>(c.plane)], x(c.vertex));
-        out.push_back(force(sd * sd));
+        out.push_back(ev.plane_stiffness(c.vertex) * force(sd * sd));
     }
     return out;
 }

@@ -2,6 +2,7 @@
 // the parallel-edge mollifier on edge-edge pairs, mapped to the bodies' affine coordinates.
 #pragma once
 
+#include "concord/energy/contact_replication.hpp"
 #include "concord/energy/contact_set.hpp"
 #include "concord/energy/energy.hpp"
 
@@ -15,6 +16,9 @@ public:
                   std::vector<bool> body_movable, double dhat);
 
     void set_contacts(const ContactSet* contacts) { contacts_ = contacts; }
+    /// Weights every pair by 1/kappa_c (a worker's share in a distributed solve); null: 1.
+    /// Kept by reference. Normal forces are weighted too, so friction lagged from them is.
+    void set_replication(const ContactReplication* r) { replication_ = r; }
     void set_stiffness(double kappa) { kappa_ = kappa; }
     double stiffness() const { return kappa_; }
     double dhat() const { return dhat_; }
@@ -35,6 +39,7 @@ private:
     double dhat_;
     double kappa_ = 1.0;
     const ContactSet* contacts_ = nullptr;
+    const ContactReplication* replication_ = nullptr;
 };
 
 }  // namespace concord

@@ -10,10 +10,35 @@
 
 namespace concord {
 
+namespace {
+
+void add_distributed(const DistributedStepStats& d, nlohmann::json& j) {
+    j["admm_iterations"] = d.admm_iterations;
+    j["t_sync"] = d.t_sync;
+    j["t_parallel"] = d.t_parallel;
+    j["workers"] = d.workers;
+    j["merge_blocked"] = d.merge_blocked;
+    j["primal_residual"] = d.primal_residual;
+    j["dual_residual"] = d.dual_residual;
+    nlohmann::json workers = nlohmann::json::array();
+    for (const WorkerStepStats& w : d.per_worker)
+        workers.push_back({{"bodies", w.bodies},
+                           {"shared", w.shared},
+                           {"newton_iterations", w.newton_iterations},
+                           {"contacts", w.contacts},
+                           {"t_compute", w.t_compute},
+                           {"t_sync", w.t_sync},
+                           {"load", w.load}});
+    j["per_worker"] = std::move(workers);
+    j["planes"] = d.planes;
+}
+
+}  // namespace
+
 nlohmann::json step_stats_to_json(const StepStats& s) {
     nlohmann::json min_distance = nullptr;
     if (std::isfinite(s.min_distance)) min_distance = s.min_distance;
-    return nlohmann::json{
+    nlohmann::json j{
         {"status", std::string(to_string(s.status))},
         {"stop_reason", std::string(to_string(s.stop_reason))},
         {"newton_iterations", s.newton_iterations},
@@ -37,6 +62,8 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
         {"t_solve", s.t_solve},
         {"t_frame", s.t_frame},
     };
+    if (s.distributed) add_distributed(*s.distributed, j);
+    return j;
 }
 
 namespace {
@@ -85,6 +112,17 @@ StepStats step_stats_from_json(const JsonNode& node) {
     non_negative("t_line_search", s.t_line_search);
     non_negative("t_solve", s.t_solve);
     non_negative("t_frame", s.t_frame);
+    if (auto n = node.find("admm_iterations")) {
+        DistributedStepStats d;
+        d.admm_iterations = n->integer(0, kMaxCount);
+        if (auto m = node.find("workers")) d.workers = m->integer(0, kMaxCount);
+        if (auto m = node.find("t_sync")) d.t_sync = m->non_negative_number();
+        if (auto m = node.find("t_parallel")) d.t_parallel = m->non_negative_number();
+        if (auto m = node.find("merge_blocked")) d.merge_blocked = m->integer(0, kMaxCount);
+        if (auto m = node.find("primal_residual")) d.primal_residual = m->non_negative_number();
+        if (auto m = node.find("dual_residual")) d.dual_residual = m->non_negative_number();
+        s.distributed = d;
+    }
     return s;
 }
 
@@ -117,6 +155,32 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
     frame.t_line_search += step.t_line_search;
     frame.t_solve += step.t_solve;
     frame.t_frame += step.t_frame;
+    if (step.distributed) {
+        if (!frame.distributed) {
+            frame.distributed = step.distributed;
+        } else {
+            DistributedStepStats& f = *frame.distributed;
+            const DistributedStepStats& d = *step.distributed;
+            f.admm_iterations += d.admm_iterations;
+            f.merge_blocked += d.merge_blocked;
+            f.primal_residual = d.primal_residual;
+            f.dual_residual = d.dual_residual;
+            f.t_sync += d.t_sync;
+            f.t_parallel += d.t_parallel;
+            f.planes = d.planes;
+            for (std::size_t w = 0; w < f.per_worker.size() && w < d.per_worker.size(); ++w) {
+                WorkerStepStats& a = f.per_worker[w];
+                const WorkerStepStats& b = d.per_worker[w];
+                a.bodies = b.bodies;
+                a.shared = b.shared;
+                a.newton_iterations += b.newton_iterations;
+                a.contacts = b.contacts;
+                a.t_compute += b.t_compute;
+                a.t_sync += b.t_sync;
+                a.load += b.load;
+            }
+        }
+    }
 }
 
 }  // namespace concord

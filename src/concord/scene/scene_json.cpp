@@ -3,6 +3,7 @@
 #include <string>
 
 #include "concord/scene/scene_names.hpp"
+#include "concord/scene/distributed_json.hpp"
 #include "concord/scene/solver_params_json.hpp"
 
 namespace concord {
@@ -118,7 +119,7 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
     }
     json bodies = json::array();
     for (const BodySpec& b : s.bodies) bodies.push_back(body_json(b));
-    return json{
+    json out{
         {"name", s.name},
         {"time_step", s.time_step},
         {"frames", s.frames},
@@ -135,6 +136,10 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
         {"planes", planes},
         {"bodies", bodies},
     };
+    // Written only when set, so that single-machine scenes resolve as before.
+    if (!(s.distributed == DistributedSpec{}))
+        out["distributed"] = distributed_spec_to_json(s.distributed);
+    return out;
 }
 
 }  // namespace concord

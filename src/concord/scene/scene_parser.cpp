@@ -14,6 +14,7 @@
 #include "concord/scene/json_file.hpp"
 #include "concord/scene/json_node.hpp"
 #include "concord/scene/scene_names.hpp"
+#include "concord/scene/distributed_json.hpp"
 #include "concord/scene/solver_params_json.hpp"
 
 namespace concord {
@@ -402,7 +403,7 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
                       const std::string& base_dir) {
     JsonNode root(json, source_name);
     root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "gravity", "contact",
-                        "solver", "materials", "planes", "bodies"});
+                        "solver", "distributed", "materials", "planes", "bodies"});
     SceneSpec s;
     s.source_path = source_name;
     if (auto n = root.find("$schema")) (void)n->string();
@@ -416,6 +417,7 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     // defaults (parse_solver_params maps the first simulator's keys onto SolverParams).
     if (auto n = root.find("solver"))
         static_cast<SolverParams&>(s.solver) = parse_solver_params(*n);
+    if (auto n = root.find("distributed")) s.distributed = parse_distributed_spec(*n);
     if (auto n = root.find("materials")) {
         if (!n->value().is_object()) n->fail("expected an object mapping names to materials");
         for (const auto& item : n->value().items()) {

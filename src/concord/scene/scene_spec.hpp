@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "concord/math/types.hpp"
+#include "concord/scene/distributed_spec.hpp"
 #include "concord/solver/solver_params.hpp"
 
 namespace concord {
@@ -130,6 +131,7 @@ struct SceneSpec {
     Vec3 gravity = Vec3(0, -9.81, 0);
     ContactSpec contact;
     SolverSpec solver;
+    DistributedSpec distributed;  ///< workers = 1: the single-machine solver
     std::map<std::string, MaterialSpec> materials;
     std::vector<PlaneSpec> planes;
     std::vector<BodySpec> bodies;

@@ -41,6 +41,10 @@ class IncrementalPotential final : public NewtonProblem {
                          OrthogonalityEnergy& orthogonality, InertiaEnergy& kinematic_target,
                          BarrierEnergy& barrier, FrictionEnergy& friction);
 
+    /// Adds a further term to the potential, in its own (already h^2-scaled) units, e.g. the
+    /// consensus penalty of a distributed solve. Kept by reference; must outlive the potential.
+    void add_term(const Energy& term) { extra_terms_.push_back(&term); }
+
     /// Forget cached candidates (call at the start of every Newton solve).
     void reset();
     /// The time step h of the potential (its h^2 factors, the step measure and the weights).
@@ -79,6 +83,7 @@ class IncrementalPotential final : public NewtonProblem {
 
   private:
     ContactSet contact_set_at(const VecX& q) const;
+    double extra_value(const VecX& x) const;
 
     const ContactSurface& surface_;
     const std::vector<HalfSpace>& planes_;
@@ -89,6 +94,9 @@ class IncrementalPotential final : public NewtonProblem {
     BarrierEnergy& barrier_;
     FrictionEnergy& friction_;
 
+    std::vector<const Energy*> extra_terms_;
+
+    BroadPhase broad_phase_;  ///< kept between queries: its buffers are reused
     Candidates candidates_;
     std::vector<PointPlaneCandidate> plane_candidates_;
     bool candidates_valid_ = false;

@@ -3,11 +3,38 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "concord/solver/solver_stats.hpp"
 
 namespace concord {
+
+/// One worker's part of a distributed step.
+struct WorkerStepStats {
+    int bodies = 0;             ///< movable bodies it held (internal + shared)
+    int shared = 0;             ///< of which shared with other workers
+    int newton_iterations = 0;  ///< summed over its local solves
+    int contacts = 0;           ///< active pairs on the worker at the end of the step
+    double t_compute = 0.0;     ///< local solves, CCD checks and set-up, s
+    double t_sync = 0.0;        ///< packing, sending and unpacking shared-body data, s
+    double load = 0.0;          ///< what the load balancer equalises (work units or seconds)
+};
+
+/// What the consensus ADMM of a distributed step did (docs/distributed.md).
+struct DistributedStepStats {
+    int workers = 0;
+    int admm_iterations = 0;    ///< summed over substeps and friction lag rounds
+    int merge_blocked = 0;      ///< iterations whose residuals passed but whose merge CCD did not
+    double primal_residual = 0.0;  ///< r_inf / (h l) at the end
+    double dual_residual = 0.0;    ///< s_inf / (h l) at the end
+    double t_sync = 0.0;        ///< largest worker exchange time, s
+    /// Modelled parallel time: sum over ADMM iterations of the slowest worker's compute time,
+    /// plus the largest exchange time, s.
+    double t_parallel = 0.0;
+    std::vector<WorkerStepStats> per_worker;
+    std::vector<std::vector<double>> planes;  ///< plane positions per axis (x, y, z) after the step
+};
 
 struct StepStats {
     ConvergenceStatus status = ConvergenceStatus::Converged;  ///< worst over islands and substeps
@@ -32,6 +59,7 @@ struct StepStats {
     double t_line_search = 0.0;  ///< line-search energy / residual evaluations, s
     double t_solve = 0.0;        ///< t_assembly + t_linear + t_line_search, s
     double t_frame = 0.0;        ///< whole step (wall clock), s
+    std::optional<DistributedStepStats> distributed;  ///< set by distributed runs
 };
 
 /// One island's part of a step: the Newton solves of its bodies.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace concord {
 
@@ -37,8 +38,9 @@ ContactSurface subset_surface(const WorldModel& model, const std::vector<int>& b
 }  // namespace
 
 StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
-                       const ContactSurface* surface)
+                       const ContactSurface* surface, const SystemReplication* replication)
     : model_(model), bodies_(std::move(bodies)) {
+    if (replication) replication_ = *replication;
     if (surface == nullptr) {
         own_surface_ = subset_surface(model_, bodies_);
         surface_ = &own_surface_;
@@ -49,19 +51,21 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
     std::vector<double> orth;
     std::vector<bool> dynamic, kinematic;
     IncrementalPotentialConfig cfg;
-    for (int b : bodies_) {
-        const auto i = static_cast<std::size_t>(b);
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        const auto i = static_cast<std::size_t>(bodies_[k]);
         const AffineBody& body = model_.bodies[i];
+        // 1/kappa_b: this system's share of the body's inertia and stiffness.
+        const double w = replication_ ? replication_->body_weight[k] : 1.0;
         movable_.push_back(model_.movable[i]);
         dynamic.push_back(model_.dynamic[i]);
         kinematic.push_back(model_.kinematic[i]);
         any_kinematic_ = any_kinematic_ || model_.kinematic[i];
-        for (int k = 0; k < 12; ++k) free_dof_.push_back(model_.movable[i]);
-        masses.push_back(model_.masses[i]);
-        kinematic_masses.push_back(kKinematicWeight * model_.masses[i]);
-        orth.push_back(model_.orthogonality_weights[i]);
+        for (int d = 0; d < 12; ++d) free_dof_.push_back(model_.movable[i]);
+        masses.push_back(w * model_.masses[i]);
+        kinematic_masses.push_back(w * kKinematicWeight * model_.masses[i]);
+        orth.push_back(w * model_.orthogonality_weights[i]);
         cfg.body_radius.push_back(body.bounding_radius);
-        cfg.body_mass.push_back(body.mass_properties.mass);
+        cfg.body_mass.push_back(w * body.mass_properties.mass);
         cfg.body_lever_arm.push_back(model_.lever_arms[i]);
     }
     cfg.body_movable = movable_;
@@ -76,6 +80,7 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
     orthogonality_ = std::make_unique<OrthogonalityEnergy>(orth);
     barrier_ = std::make_unique<BarrierEnergy>(*surface_, model_.planes, movable_,
                                                model_.spec.contact.dhat);
+    if (replication_) barrier_->set_replication(&replication_->contacts);
     friction_ = std::make_unique<FrictionEnergy>(*surface_, movable_);
     potential_ = std::make_unique<IncrementalPotential>(*surface_, model_.planes, cfg, *inertia_,
                                                         *orthogonality_, *kinematic_target_,
@@ -122,29 +127,75 @@ StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
     return balance;
 }
 
+void StepSystem::lag_friction(const VecX& x) {
+    if (!model_.has_friction) return;
+    potential_->refresh_contacts(x);
+    const ContactSet& c = potential_->contacts();
+    friction_->lag(c, model_.planes, x, barrier_->normal_forces(x),
+                   model_.contact_friction(*surface_, c, bodies_), q_start_,
+                   model_.spec.contact.friction_velocity * time_step_);
+}
+
+NewtonStats StepSystem::newton(VecX& x, double kappa, const SolverParams& params,
+                               std::optional<SolverClock::time_point> deadline) {
+    barrier_->set_stiffness(kappa);
+    potential_->reset();
+    return newton_solve(*potential_, x, free_dof_, params, deadline);
+}
+
+double StepSystem::ccd_fraction(const VecX& x0, const VecX& x1) {
+    if ((x1 - x0).squaredNorm() == 0) return 1.0;
+    return potential_->ccd_step(x0, x1);
+}
+
+std::optional<VecX> StepSystem::snapped_kinematic(const VecX& x) {
+    if (!any_kinematic_) return x;
+    VecX snapped = x;
+    for (std::size_t k = 0; k < bodies_.size(); ++k)
+        if (model_.kinematic[static_cast<std::size_t>(bodies_[k])])
+            snapped.segment<12>(12 * static_cast<Eigen::Index>(k)) =
+                target_.segment<12>(12 * static_cast<Eigen::Index>(k));
+    if ((snapped - x).squaredNorm() == 0) return snapped;
+    if (potential_->ccd_step(x, snapped) >= 1.0 &&
+        std::isfinite(potential_->energy(snapped)))
+        return snapped;
+    return std::nullopt;
+}
+
+double StepSystem::objective(const VecX& x) {
+    potential_->refresh_contacts(x);
+    return potential_->energy(x);
+}
+
+void StepSystem::measure(const VecX& x, SystemStepResult& r) {
+    potential_->refresh_contacts(x);
+    r.contacts = static_cast<int>(potential_->contacts().size());
+    r.min_distance = potential_->min_distance();
+    r.candidates = std::max(r.candidates, static_cast<int>(potential_->num_candidates()));
+    r.barrier_stiffness = barrier_->stiffness();
+}
+
+void StepSystem::hessian_triplets(const VecX& x, Triplets& H) {
+    potential_->refresh_contacts(x);
+    potential_->begin_iteration(x);
+    potential_->hessian(x, H, true);
+}
+
 SystemStepResult StepSystem::solve(double kappa, const SolverParams& params,
                                    std::optional<SolverClock::time_point> deadline) {
     SystemStepResult r;
     barrier_->set_stiffness(kappa);
     VecX x = q_start_;
-    const double h = time_step_;
     const int lag_rounds =
         model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
     double collision = prepare_collision_seconds_;
     std::size_t peak = potential_->num_candidates();
     for (int lag = 0; lag < lag_rounds; ++lag) {
-        if (model_.has_friction) {
-            // Lag the friction at the current iterate (the step's start in the first round).
-            const double c0 = potential_->collision_seconds();
-            potential_->refresh_contacts(x);
-            collision += potential_->collision_seconds() - c0;
-            const ContactSet& c = potential_->contacts();
-            friction_->lag(c, model_.planes, x, barrier_->normal_forces(x),
-                           model_.contact_friction(*surface_, c, bodies_), q_start_,
-                           model_.spec.contact.friction_velocity * h);
-        }
-        potential_->reset();
-        NewtonStats st = newton_solve(*potential_, x, free_dof_, params, deadline);
+        // Lag the friction at the current iterate (the step's start in the first round).
+        const double c0 = potential_->collision_seconds();
+        lag_friction(x);
+        collision += potential_->collision_seconds() - c0;
+        NewtonStats st = newton(x, barrier_->stiffness(), params, deadline);
         peak = std::max(peak, potential_->peak_candidates());
         r.iterations += st.iterations;
         r.status = st.status;
@@ -154,23 +205,12 @@ SystemStepResult StepSystem::solve(double kappa, const SolverParams& params,
     }
 
     const auto t0 = SolverClock::now();
-    if (r.status != ConvergenceStatus::Diverged && any_kinematic_) {
-        // Put kinematic bodies exactly on their prescribed pose when nothing is in the way.
-        VecX snapped = x;
-        for (std::size_t k = 0; k < bodies_.size(); ++k)
-            if (model_.kinematic[static_cast<std::size_t>(bodies_[k])])
-                snapped.segment<12>(12 * static_cast<Eigen::Index>(k)) =
-                    target_.segment<12>(12 * static_cast<Eigen::Index>(k));
-        if ((snapped - x).squaredNorm() > 0 && potential_->ccd_step(x, snapped) >= 1.0 &&
-            std::isfinite(potential_->energy(snapped)))
-            x = snapped;
-    }
-    potential_->refresh_contacts(x);
+    // Put kinematic bodies exactly on their prescribed pose when nothing is in the way.
+    if (r.status != ConvergenceStatus::Diverged)
+        if (auto snapped = snapped_kinematic(x)) x = std::move(*snapped);
+    r.candidates = static_cast<int>(peak);
+    measure(x, r);
     collision += seconds_since(t0);
-    r.contacts = static_cast<int>(potential_->contacts().size());
-    r.min_distance = potential_->min_distance();
-    r.candidates = static_cast<int>(std::max(peak, potential_->num_candidates()));
-    r.barrier_stiffness = barrier_->stiffness();
     r.t_collision = collision;
     r.x = std::move(x);
     return r;

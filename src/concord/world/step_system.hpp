@@ -47,12 +47,22 @@ struct SystemStepResult {
     double t_collision = 0.0;        ///< collision work outside the Newton solves, s
 };
 
+/// A worker's share of the world in a distributed solve (paper Eq. 3): per-body weights
+/// 1/kappa_b on inertia and orthogonality (kappa_b = workers holding the body) and per-pair
+/// weights 1/kappa_c on contacts, so that the shares of all workers sum to the whole objective.
+struct SystemReplication {
+    std::vector<double> body_weight;  ///< per system body; 1 for bodies held once
+    ContactReplication contacts;      ///< holder sets per system body
+};
+
 class StepSystem {
   public:
     /// `bodies`: world body indices, sorted. `surface`: the contact surface of exactly these
-    /// bodies in this order, kept by reference; null builds the system's own.
+    /// bodies in this order, kept by reference; null builds the system's own. `replication`:
+    /// this system is one worker's share of a distributed solve (copied).
     StepSystem(const WorldModel& model, std::vector<int> bodies,
-               const ContactSurface* surface = nullptr);
+               const ContactSurface* surface = nullptr,
+               const SystemReplication* replication = nullptr);
     StepSystem(const StepSystem&) = delete;
     StepSystem& operator=(const StepSystem&) = delete;
 
@@ -70,9 +80,40 @@ class StepSystem {
     /// Writes the movable bodies of x (system order) into x_world.
     void scatter(const VecX& x, VecX& x_world) const;
 
+    // The pieces solve() is made of, for solvers that drive the system themselves (the
+    // consensus ADMM of a distributed solve). Vectors are in system order.
+    /// Adds a term to the system's potential (kept by reference), e.g. a consensus penalty.
+    void add_term(const Energy& term) { potential_->add_term(term); }
+    /// State at the step's start, prescribed end pose (kinematic bodies), predicted state.
+    const VecX& start() const { return q_start_; }
+    const VecX& predicted() const { return inertia_->predicted(); }
+    /// Lags the friction at x (no-op without friction).
+    void lag_friction(const VecX& x);
+    /// One Newton solve of the potential from x (updated in place) at barrier stiffness kappa;
+    /// the stiffness may grow during the solve (see barrier_stiffness()).
+    NewtonStats newton(VecX& x, double kappa, const SolverParams& params,
+                       std::optional<SolverClock::time_point> deadline);
+    double barrier_stiffness() const { return barrier_->stiffness(); }
+    /// Largest collision-free fraction of the straight path x0 -> x1 (1 when free), by CCD.
+    double ccd_fraction(const VecX& x0, const VecX& x1);
+    /// x with every kinematic body on its prescribed end pose, if CCD allows the move (x itself
+    /// when there is nothing to move); nullopt when the move is blocked.
+    std::optional<VecX> snapped_kinematic(const VecX& x);
+    /// The potential's value at x (contacts found afresh); +inf when x intersects.
+    double objective(const VecX& x);
+    /// Contacts, candidates and minimum distance at x (the end-of-step statistics).
+    void measure(const VecX& x, SystemStepResult& r);
+    /// Hessian of the potential at x (PSD-projected), for stiffness estimates.
+    void hessian_triplets(const VecX& x, Triplets& H);
+    /// Active contacts at the last evaluated state (after measure()) and the surface they index.
+    const ContactSet& contacts() const { return potential_->contacts(); }
+    const ContactSurface& surface() const { return *surface_; }
+    bool has_kinematic() const { return any_kinematic_; }
+
   private:
     const WorldModel& model_;
     std::vector<int> bodies_;
+    std::optional<SystemReplication> replication_;
     ContactSurface own_surface_;
     const ContactSurface* surface_;
     std::vector<bool> movable_, free_dof_;

@@ -1,6 +1,7 @@
 // Broad phase: contact candidates between different bodies from swept, inflated boxes.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -45,17 +46,29 @@ class BroadPhase {
     Candidates find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                     const BroadPhaseParams& params = {});
 
-    /// Boxes of the last find() (grown by dhat / 2), and its trees (LBVH method only), built
-    /// with the bodies as groups; for callers that re-query them.
+    /// Boxes of the last find() (grown by dhat / 2), for callers that re-query them.
     std::span<const AABB> vertex_boxes() const { return vertex_boxes_; }
     std::span<const AABB> edge_boxes() const { return edge_boxes_; }
     std::span<const AABB> face_boxes() const { return face_boxes_; }
+    /// The LBVH method first keeps only the primitives whose box overlaps the box of another
+    /// body they may pair with; its trees (bodies as groups) hold just those: the tree's
+    /// primitive i is face active_faces()[i] (edge active_edges()[i]) of the mesh.
     const LBVH& face_tree() const { return face_tree_; }
     const LBVH& edge_tree() const { return edge_tree_; }
+    std::span<const int> active_vertices() const { return active_vertices_; }
+    std::span<const int> active_edges() const { return active_edges_; }
+    std::span<const int> active_faces() const { return active_faces_; }
 
   private:
+    void select_near_other_bodies(const CollisionMesh& mesh, const BodyPairFilter& filter);
+
     std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;
     LBVH face_tree_, edge_tree_;
+    std::vector<AABB> body_boxes_, active_face_boxes_, active_edge_boxes_;
+    std::vector<int> near_begin_, near_bodies_;
+    std::vector<int> active_vertices_, active_edges_, active_faces_;
+    std::vector<int> active_face_groups_, active_edge_groups_;
+    std::vector<std::uint8_t> flags_;
 };
 
 /// The checks find_candidates runs on its input (see there).

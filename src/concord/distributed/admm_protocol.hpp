@@ -1,0 +1,97 @@
+// The messages of the distributed step (paper Algorithm 1) and their encoding. The controller
+// drives: it sends commands, answers every per-iteration report with a signal, and collects
+// each worker's result at the end of a step.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "concord/distributed/message.hpp"
+#include "concord/distributed/partition.hpp"
+#include "concord/scene/distributed_spec.hpp"
+#include "concord/solver/solver_params.hpp"
+
+namespace concord {
+
+enum class CommandKind : std::int32_t { Assign = 1, Step = 2, Commit = 3, Discard = 4, Shutdown = 5 };
+
+/// A body's data as it travels between workers at a step's start (paper: mass, mesh id, q,
+/// q_dot; mass and mesh come with the id, every process having the scene's bodies).
+struct BodyRecord {
+    std::int32_t id = 0;
+    Vec12 q = Vec12::Zero();
+    Vec12 q_dot = Vec12::Zero();
+    std::uint64_t holders = 0;  ///< workers (bit w = worker w, 0-based) holding it this step
+    std::int32_t home = 0;      ///< the worker that owns it from this step on
+};
+
+/// Assign: the bodies a worker owns from now on (start, or after a state restore).
+struct AssignCommand {
+    std::vector<BodyRecord> bodies;  ///< holders/home unused
+};
+
+struct StepCommand {
+    double h = 0.0;                 ///< this substep's time step
+    double t_end = 0.0;             ///< time at its end (kinematic targets)
+    double kappa = 0.0;             ///< barrier stiffness carried over from the last step
+    double width = 0.0;             ///< overlap width w
+    Partition partition;
+    SolverParams params;
+    DistributedSpec spec;
+    bool trace_states = false;      ///< include owned-body estimates in every report
+};
+
+enum class ReportKind : std::int32_t { Iteration = 1, Snap = 2 };
+
+struct WorkerReport {
+    ReportKind kind = ReportKind::Iteration;
+    double dq = 0.0;      ///< max displacement change of held bodies since the last iteration
+    double r = 0.0;       ///< max primal residual over its shared bodies (displacement units)
+    double s = 0.0;       ///< max dual residual over its shared bodies
+    double toi = 0.0;     ///< merge CCD: collision-free fraction q_i -> q^_i (0: not checked)
+    double kappa = 0.0;   ///< barrier stiffness after its local solve
+    bool failed = false;  ///< the local solve diverged
+    bool ok = true;       ///< Snap: kinematic bodies may be snapped
+    std::int32_t newton_iterations = 0;
+    double t_compute = 0.0;  ///< compute seconds of this iteration
+    double rho_min = 0.0, rho_max = 0.0, rho_sum = 0.0;
+    std::int32_t rho_count = 0;
+    std::vector<BodyRecord> estimates;  ///< trace_states: current estimate of owned bodies
+};
+
+enum class SignalKind : std::int32_t { Continue = 1, Converged = 2, Failed = 3 };
+
+struct ControllerSignal {
+    SignalKind kind = SignalKind::Continue;
+    double kappa = 0.0;  ///< barrier stiffness for the next local solve
+};
+
+struct WorkerResult {
+    std::vector<BodyRecord> owned;  ///< end-of-step state of the bodies it owns
+    bool failed = false;
+    std::int32_t bodies = 0, shared = 0, newton_iterations = 0, contacts = 0, candidates = 0;
+    double min_distance = 0.0;
+    double kappa = 0.0;
+    double t_compute = 0.0, t_sync = 0.0, load = 0.0;
+    // Solver work, summed over its local solves.
+    std::int32_t line_search_trials = 0, ccd_limited = 0, linear_iterations = 0;
+    double t_collision = 0.0, t_assembly = 0.0, t_linear = 0.0, t_line_search = 0.0;
+};
+
+Bytes encode(CommandKind kind);
+Bytes encode(const AssignCommand& c);
+Bytes encode(const StepCommand& c);
+Bytes encode(const WorkerReport& r);
+Bytes encode(const ControllerSignal& s);
+Bytes encode(const WorkerResult& r);
+void put_records(MessageWriter& w, const std::vector<BodyRecord>& records);
+std::vector<BodyRecord> get_records(MessageReader& r);
+
+CommandKind decode_command_kind(MessageReader& r);
+AssignCommand decode_assign(MessageReader& r);
+StepCommand decode_step(MessageReader& r);
+WorkerReport decode_report(const Bytes& b);
+ControllerSignal decode_signal(const Bytes& b);
+WorkerResult decode_result(const Bytes& b);
+
+}  // namespace concord

@@ -1,0 +1,500 @@
+#include "concord/distributed/distributed_simulation.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "concord/body/body_builder.hpp"
+#include "concord/math/error.hpp"
+#include "concord/scene/distributed_json.hpp"
+
+namespace concord {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+constexpr int kGrowAfterSuccesses = 2;  // as World: grow the step back after 2 good substeps
+
+}  // namespace
+
+struct DistributedSimulation::Outcome {
+    bool failed = false;
+    std::string why;  ///< when failed
+    VecX x;
+    double kappa = 0.0;
+    std::vector<WorkerResult> results;
+    DistributedStepStats stats;
+    int newton_iterations = 0;  ///< sum over iterations of the slowest worker's count
+};
+
+DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport& transport)
+    : model_(model), transport_(transport) {
+    dspec_ = model_.spec.distributed;
+    validate_distributed_spec(dspec_);
+    if (transport_.num_workers() != dspec_.workers)
+        throw InputError("distributed.workers is " + std::to_string(dspec_.workers) + " but " +
+                         std::to_string(transport_.num_workers()) + " workers are running");
+    params_ = resolve_solver_spec(model_.spec.solver);
+    validate_solver_params(params_);
+    const int B = model_.num_bodies();
+    q_ = VecX::Zero(12 * B);
+    q_dot_ = VecX::Zero(12 * B);
+    Box3 movable_box;
+    w_min_ = std::numeric_limits<double>::infinity();
+    for (int b = 0; b < B; ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        const AffineBody& body = model_.bodies[i];
+        const BodySpec& bs = model_.spec.bodies[i];
+        q_.segment<12>(12 * b) = body.q_initial;
+        if (body.is_dynamic())
+            q_dot_.segment<12>(12 * b) =
+                affine_velocity(body.q_initial, body.mass_properties.center_of_mass, bs.velocity,
+                                bs.angular_velocity);
+        rest_boxes_.push_back(rest_box(body));
+        if (model_.movable[i]) {
+            const Box3 wb = world_box(rest_boxes_.back(), body.q_initial);
+            movable_box.extend(wb);
+            w_min_ = std::min(w_min_, (rest_boxes_.back().hi - rest_boxes_.back().lo).norm());
+        }
+    }
+    if (!std::isfinite(w_min_)) {  // nothing moves
+        w_min_ = model_.scene_scale;
+        movable_box.lo = movable_box.hi = Vec3::Zero();
+    }
+    kappa_ = model_.kappa_min;
+    partition_ = initial_partition(dspec_, movable_box.lo, movable_box.hi);
+    balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
+    assign();
+}
+
+DistributedSimulation::~DistributedSimulation() {
+    try {
+        shutdown();
+    } catch (...) {
+    }
+}
+
+void DistributedSimulation::shutdown() {
+    if (shut_down_) return;
+    shut_down_ = true;
+    for (int w = 1; w <= transport_.num_workers(); ++w)
+        transport_.send(w, Tag::Command, encode(CommandKind::Shutdown));
+}
+
+void DistributedSimulation::set_solver_params(const SolverParams& p) {
+    validate_solver_params(p);
+    params_ = p;
+}
+
+void DistributedSimulation::set_reference(bool on) {
+    if (!on) {
+        reference_.reset();
+        return;
+    }
+    SceneSpec single = model_.spec;
+    single.distributed = DistributedSpec{};
+    reference_ = std::make_unique<World>(single);
+    reference_->set_solver_params(params_);
+}
+
+// Every movable body goes to the worker whose cell holds its box's centre.
+void DistributedSimulation::assign() {
+    std::vector<AssignCommand> cmds(static_cast<std::size_t>(transport_.num_workers()));
+    for (int b = 0; b < model_.num_bodies(); ++b) {
+        if (!model_.movable[static_cast<std::size_t>(b)]) continue;
+        BodyRecord r;
+        r.id = b;
+        r.q = q_.segment<12>(12 * b);
+        r.q_dot = q_dot_.segment<12>(12 * b);
+        const Box3 box = world_box(rest_boxes_[static_cast<std::size_t>(b)], r.q);
+        r.home = partition_.worker_of_point(box.center());
+        cmds[static_cast<std::size_t>(r.home)].bodies.push_back(r);
+    }
+    for (int w = 0; w < transport_.num_workers(); ++w)
+        transport_.send(w + 1, Tag::Command, encode(cmds[static_cast<std::size_t>(w)]));
+}
+
+WorldState DistributedSimulation::capture_state() const {
+    WorldState s;
+    s.time = time_;
+    s.steps = steps_;
+    s.q = q_;
+    s.q_dot = q_dot_;
+    s.barrier_stiffness = kappa_;
+    s.time_step_level = level_;
+    s.level_successes = level_successes_;
+    return s;
+}
+
+void DistributedSimulation::restore_state(const WorldState& s) {
+    if (s.q.size() != q_.size() || s.q_dot.size() != q_dot_.size())
+        throw InputError("world state has " + std::to_string(s.q.size() / 12) +
+                         " bodies, the world has " + std::to_string(q_.size() / 12));
+    if (!s.q.allFinite() || !s.q_dot.allFinite() || !std::isfinite(s.time) ||
+        !std::isfinite(s.barrier_stiffness))
+        throw InputError("world state is not finite");
+    time_ = s.time;
+    steps_ = s.steps;
+    q_ = s.q;
+    q_dot_ = s.q_dot;
+    kappa_ = s.barrier_stiffness;
+    level_ = std::max(0, s.time_step_level);
+    level_successes_ = std::max(0, s.level_successes);
+    assign();
+}
+
+double DistributedSimulation::overlap_width_for(double h) const {
+    double v_max = 0.0;
+    for (int b = 0; b < model_.num_bodies(); ++b)
+        if (model_.movable[static_cast<std::size_t>(b)])
+            v_max = std::max(v_max, affine_displacement(q_dot_.segment<12>(12 * b),
+                                                        model_.bodies[static_cast<std::size_t>(b)]
+                                                            .bounding_radius));
+    return overlap_width(dspec_.alpha, v_max, h, w_min_);
+}
+
+// A pair of movable bodies whose swept boxes came within dhat but that no worker held together
+// was never checked by anyone: the step cannot be trusted (it never happens when the overlap
+// region is wide enough, which the width rule is meant to ensure).
+bool DistributedSimulation::partition_missed_a_pair(
+    const VecX& x_end, const std::vector<std::uint64_t>& holders) const {
+    struct Item {
+        Box3 box;
+        std::uint64_t holders;
+    };
+    std::vector<Item> items;
+    for (int b = 0; b < model_.num_bodies(); ++b) {
+        if (!model_.movable[static_cast<std::size_t>(b)]) continue;
+        const Box3& rest = rest_boxes_[static_cast<std::size_t>(b)];
+        Box3 box = world_box(rest, q_.segment<12>(12 * b));
+        box.extend(world_box(rest, x_end.segment<12>(12 * b)));
+        box.inflate(0.5 * model_.spec.contact.dhat);
+        items.push_back({box, holders[static_cast<std::size_t>(b)]});
+    }
+    std::sort(items.begin(), items.end(),
+              [](const Item& a, const Item& b) { return a.box.lo.x() < b.box.lo.x(); });
+    for (std::size_t i = 0; i < items.size(); ++i)
+        for (std::size_t j = i + 1; j < items.size() && items[j].box.lo.x() <= items[i].box.hi.x();
+             ++j)
+            if ((items[i].holders & items[j].holders) == 0 && items[i].box.overlaps(items[j].box))
+                return true;
+    return false;
+}
+
+DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t_end,
+                                                              int substep_index) {
+    Outcome out;
+    const int N = transport_.num_workers();
+    StepCommand cmd;
+    cmd.h = h;
+    cmd.t_end = t_end;
+    cmd.kappa = kappa_;
+    cmd.width = overlap_width_for(h);
+    cmd.partition = partition_;
+    cmd.params = params_;
+    cmd.spec = dspec_;
+    cmd.trace_states = trace_ && reference_ != nullptr;
+    for (int w = 1; w <= N; ++w) transport_.send(w, Tag::Command, encode(cmd));
+
+    // The reference solution of this step (trace with --reference), full steps only.
+    std::optional<VecX> reference;
+    if (cmd.trace_states && h == model_.spec.time_step) {
+        WorldState s = capture_state();
+        s.time_step_level = 0;
+        s.level_successes = 0;
+        reference_->restore_state(s);
+        reference_->step();
+        VecX r(q_.size());
+        for (int b = 0; b < model_.num_bodies(); ++b) r.segment<12>(12 * b) = reference_->q(b);
+        reference = r;
+    }
+
+    // IPC's barrier-stiffness initialisation over the whole scene: the workers' shares summed.
+    double kappa = kappa_;
+    {
+        bool contacts = false;
+        double dot = 0.0, norm_sq = 0.0;
+        for (int w = 1; w <= N; ++w) {
+            const Bytes b = transport_.receive(w, Tag::Balance);
+            MessageReader r(b);
+            contacts = r.get<bool>() || contacts;
+            dot += r.get<double>();
+            norm_sq += r.get<double>();
+        }
+        if (model_.spec.contact.barrier_stiffness <= 0 && contacts && norm_sq > 0)
+            kappa = std::max(kappa, std::clamp(-dot / norm_sq, model_.kappa_min, model_.kappa_max));
+        MessageWriter wr;
+        wr.put(kappa);
+        const Bytes msg = wr.take();
+        for (int w = 1; w <= N; ++w) transport_.send(w, Tag::Stiffness, msg);
+    }
+
+    DistributedStepStats& ds = out.stats;
+    ds.workers = N;
+    const double theta = dspec_.theta;
+    const int lag_rounds =
+        model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
+    std::vector<double> compute(static_cast<std::size_t>(N), 0.0);
+    for (int round = 0; round < lag_rounds && !out.failed; ++round) {
+        for (int k = 1;; ++k) {
+            double dq = 0, r = 0, s = 0, toi = 1.0, kmax = kappa;
+            double rho_min = std::numeric_limits<double>::infinity(), rho_max = 0, rho_sum = 0;
+            int rho_count = 0, slowest_iterations = 0;
+            double slowest = 0.0;
+            bool any_failed = false;
+            std::vector<BodyRecord> estimates;
+            for (int w = 1; w <= N; ++w) {
+                WorkerReport rep = decode_report(transport_.receive(w, Tag::Report));
+                if (rep.kind != ReportKind::Iteration)
+                    throw std::runtime_error("controller: expected an iteration report");
+                dq = std::max(dq, rep.dq);
+                r = std::max(r, rep.r);
+                s = std::max(s, rep.s);
+                toi = std::min(toi, rep.toi);
+                kmax = std::max(kmax, rep.kappa);
+                any_failed = any_failed || rep.failed;
+                if (rep.rho_count > 0) {
+                    rho_min = std::min(rho_min, rep.rho_min);
+                    rho_max = std::max(rho_max, rep.rho_max);
+                    rho_sum += rep.rho_sum;
+                    rho_count += rep.rho_count;
+                }
+                slowest = std::max(slowest, rep.t_compute);
+                slowest_iterations = std::max(slowest_iterations, rep.newton_iterations);
+                compute[static_cast<std::size_t>(w - 1)] += rep.t_compute;
+                for (BodyRecord& e : rep.estimates) estimates.push_back(e);
+            }
+            ++ds.admm_iterations;
+            ds.t_parallel += slowest;
+            out.newton_iterations += slowest_iterations;
+            const bool residuals_pass = dq < theta && r < theta && s < theta;
+            ControllerSignal sig;
+            sig.kappa = kmax;
+            if (residuals_pass && toi >= 1.0) {
+                sig.kind = SignalKind::Converged;
+            } else if (any_failed || k >= dspec_.max_iterations) {
+                sig.kind = SignalKind::Failed;
+                out.failed = true;
+                out.why = any_failed ? "a local solve diverged"
+                          : residuals_pass ? "the merge stayed blocked by CCD"
+                                           : "ADMM did not converge in max_iterations";
+            } else {
+                sig.kind = SignalKind::Continue;
+                if (residuals_pass) ++ds.merge_blocked;
+            }
+            kappa = kmax;
+            ds.primal_residual = r;
+            ds.dual_residual = s;
+            if (trace_) {
+                AdmmTraceLine line;
+                line.step = steps_;
+                line.substep = substep_index;
+                line.round = round;
+                line.iteration = k;
+                line.time_step = h;
+                line.r = r;
+                line.s = s;
+                line.dq = dq;
+                line.toi = toi;
+                if (rho_count > 0) {
+                    line.rho_min = rho_min;
+                    line.rho_max = rho_max;
+                    line.rho_mean = rho_sum / rho_count;
+                }
+                if (reference && !estimates.empty()) {
+                    double se = 0.0;
+                    int n = 0;
+                    for (const BodyRecord& e : estimates) {
+                        se += (e.q - reference->segment<12>(12 * e.id)).squaredNorm();
+                        n += 12;
+                    }
+                    line.mse = se / n;
+                }
+                line.decision = sig.kind == SignalKind::Converged ? "converged"
+                                : sig.kind == SignalKind::Failed  ? "failed"
+                                                                  : "continue";
+                trace_(line);
+            }
+            const Bytes msg = encode(sig);
+            for (int w = 1; w <= N; ++w) transport_.send(w, Tag::Signal, msg);
+            if (sig.kind != SignalKind::Continue) break;
+        }
+    }
+    if (!out.failed) {
+        // Kinematic bodies snap onto their path only if every worker's CCD allows it.
+        bool all_ok = true;
+        for (int w = 1; w <= N; ++w) {
+            const WorkerReport rep = decode_report(transport_.receive(w, Tag::Report));
+            if (rep.kind != ReportKind::Snap)
+                throw std::runtime_error("controller: expected a snap report");
+            all_ok = all_ok && rep.ok;
+        }
+        ControllerSignal sig;
+        sig.kind = all_ok ? SignalKind::Converged : SignalKind::Failed;
+        sig.kappa = kappa;
+        const Bytes msg = encode(sig);
+        for (int w = 1; w <= N; ++w) transport_.send(w, Tag::Signal, msg);
+    }
+
+    // Gather: every movable body comes back from exactly one owner.
+    out.x = q_;
+    out.kappa = kappa;
+    std::vector<int> seen(static_cast<std::size_t>(model_.num_bodies()), 0);
+    std::vector<std::uint64_t> holders(static_cast<std::size_t>(model_.num_bodies()), ~0ull);
+    double t_sync = 0.0;
+    for (int w = 1; w <= N; ++w) {
+        WorkerResult res = decode_result(transport_.receive(w, Tag::Result));
+        for (const BodyRecord& e : res.owned) {
+            ++seen[static_cast<std::size_t>(e.id)];
+            out.x.segment<12>(12 * e.id) = e.q;
+            holders[static_cast<std::size_t>(e.id)] = e.holders;
+        }
+        out.kappa = std::max(out.kappa, res.kappa);
+        t_sync = std::max(t_sync, res.t_sync);
+        WorkerStepStats ws;
+        ws.bodies = res.bodies;
+        ws.shared = res.shared;
+        ws.newton_iterations = res.newton_iterations;
+        ws.contacts = res.contacts;
+        ws.t_compute = res.t_compute;
+        ws.t_sync = res.t_sync;
+        ws.load = res.load;
+        ds.per_worker.push_back(ws);
+        out.failed = out.failed || res.failed;
+        out.results.push_back(std::move(res));
+    }
+    for (int b = 0; b < model_.num_bodies(); ++b)
+        if (model_.movable[static_cast<std::size_t>(b)] && seen[static_cast<std::size_t>(b)] != 1)
+            throw std::logic_error("distributed step: body " + std::to_string(b) + " came back " +
+                                   std::to_string(seen[static_cast<std::size_t>(b)]) + " times");
+    ds.t_sync = t_sync;
+    ds.t_parallel += t_sync;
+    if (!out.failed && partition_missed_a_pair(out.x, holders)) {
+        out.failed = true;
+        out.why = "two bodies came within dhat without a worker holding both";
+    }
+    return out;
+}
+
+const StepStats& DistributedSimulation::step() {
+    const auto t_start = Clock::now();
+    stats_ = StepStats{};
+    const double h = model_.spec.time_step;
+    // A step that does not converge or cannot merge is always retried with half the time step
+    // (never accepted), up to max_halvings times.
+    const int max_level = std::max(0, params_.max_halvings);
+    const long long total = 1LL << max_level;
+    long long done = 0;
+    level_ = std::min(level_, max_level);
+    const double t0 = time_;
+    double smallest = h;
+    bool diverged = false;
+    DistributedStepStats ds;
+    int substep_index = 0;
+    int newton_iterations = 0;
+    std::vector<double> loads(static_cast<std::size_t>(transport_.num_workers()), 0.0);
+    while (done < total) {
+        const long long size = 1LL << (max_level - level_);
+        const double dt = std::ldexp(h, -level_);
+        const double t_end =
+            done + size == total
+                ? t0 + h
+                : t0 + std::ldexp(h * static_cast<double>(done + size), -max_level);
+        Outcome o = substep(dt, t_end, substep_index++);
+        // Work adds up over every attempt; the end-of-step quantities are the last attempt's.
+        ds.workers = o.stats.workers;
+        ds.admm_iterations += o.stats.admm_iterations;
+        ds.merge_blocked += o.stats.merge_blocked;
+        ds.primal_residual = o.stats.primal_residual;
+        ds.dual_residual = o.stats.dual_residual;
+        ds.t_sync += o.stats.t_sync;
+        ds.t_parallel += o.stats.t_parallel;
+        if (ds.per_worker.empty()) {
+            ds.per_worker = o.stats.per_worker;
+        } else {
+            for (std::size_t w = 0; w < ds.per_worker.size(); ++w) {
+                WorkerStepStats& a = ds.per_worker[w];
+                const WorkerStepStats& b = o.stats.per_worker[w];
+                a.bodies = b.bodies;
+                a.shared = b.shared;
+                a.contacts = b.contacts;
+                a.newton_iterations += b.newton_iterations;
+                a.t_compute += b.t_compute;
+                a.t_sync += b.t_sync;
+                a.load += b.load;
+            }
+        }
+        for (std::size_t w = 0; w < loads.size(); ++w) loads[w] += o.stats.per_worker[w].load;
+        newton_iterations += o.newton_iterations;
+        for (const WorkerResult& r : o.results) {
+            stats_.line_search_trials += r.line_search_trials;
+            stats_.ccd_limited_steps += r.ccd_limited;
+            stats_.linear_solver_iterations += r.linear_iterations;
+            stats_.t_coll += r.t_collision;
+            stats_.t_assembly += r.t_assembly;
+            stats_.t_linear += r.t_linear;
+            stats_.t_line_search += r.t_line_search;
+        }
+        stats_.contacts = 0;
+        stats_.min_distance = std::numeric_limits<double>::infinity();
+        for (const WorkerResult& r : o.results) {
+            stats_.contacts += r.contacts;
+            stats_.candidates = std::max(stats_.candidates, r.candidates);
+            stats_.min_distance = std::min(stats_.min_distance, r.min_distance);
+        }
+        const Bytes decision = encode(o.failed ? CommandKind::Discard : CommandKind::Commit);
+        for (int w = 1; w <= transport_.num_workers(); ++w)
+            transport_.send(w, Tag::Command, decision);
+        if (o.failed) {
+            if (level_ < max_level) {
+                ++level_;
+                level_successes_ = 0;
+                ++stats_.retries;
+                continue;
+            }
+            diverged = true;
+            stats_.status = ConvergenceStatus::Diverged;
+            stats_.stop_reason = StopReason::MaxIterations;
+            break;
+        }
+        q_dot_ = (o.x - q_) / dt;
+        for (int b = 0; b < model_.num_bodies(); ++b)
+            if (!model_.movable[static_cast<std::size_t>(b)]) q_dot_.segment<12>(12 * b).setZero();
+        q_ = o.x;
+        time_ = t_end;
+        kappa_ = o.kappa;
+        smallest = std::min(smallest, dt);
+        ++stats_.substeps;
+        done += size;
+        if (level_ > 0) {
+            ++level_successes_;
+            if (level_successes_ >= kGrowAfterSuccesses && done % (2 * size) == 0) {
+                --level_;
+                level_successes_ = 0;
+            }
+        }
+    }
+    if (!diverged) {
+        ++steps_;
+        balancer_->update(loads, partition_, w_min_);
+    }
+    stats_.newton_iterations = newton_iterations;
+    stats_.converged = !diverged;
+    stats_.barrier_stiffness = kappa_;
+    stats_.substeps = std::max(1, stats_.substeps);
+    stats_.time_step = smallest;
+    stats_.t_solve = stats_.t_assembly + stats_.t_linear + stats_.t_line_search;
+    stats_.t_frame = seconds_since(t_start);
+    for (int a = 0; a < 3; ++a) ds.planes.push_back(partition_.planes[static_cast<std::size_t>(a)]);
+    stats_.distributed = ds;
+    return stats_;
+}
+
+}  // namespace concord

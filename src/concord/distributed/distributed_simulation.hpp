@@ -1,0 +1,104 @@
+// The controller of a distributed run (paper Sec. 5.1): it holds the scene and the gathered
+// state, tells the workers to advance, decides after every ADMM iteration whether to go on
+// (Eq. 8 and the merge CCD of Sec. 4.2), retries a step that does not converge or cannot merge
+// with half the time step, checks that the partition missed no pair, and moves the planes to
+// balance the load (Sec. 5.2). It talks to the workers only through a Transport, so the same
+// code drives in-process threads and MPI processes.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "concord/distributed/admm_protocol.hpp"
+#include "concord/distributed/body_box.hpp"
+#include "concord/distributed/load_balancer.hpp"
+#include "concord/distributed/transport.hpp"
+#include "concord/world/step_stats.hpp"
+#include "concord/world/world.hpp"
+#include "concord/world/world_model.hpp"
+#include "concord/world/world_state.hpp"
+
+namespace concord {
+
+/// One line of the ADMM trace (--admm-trace): the state of the loop after iteration k.
+struct AdmmTraceLine {
+    int step = 0;       ///< time steps completed before this one
+    int substep = 0;    ///< attempt within the step (retries count)
+    int round = 0;      ///< friction lag round
+    int iteration = 0;  ///< k, from 1
+    double time_step = 0.0;
+    double r = 0.0, s = 0.0, dq = 0.0;  ///< over h l, maxima over workers
+    double toi = 0.0;                   ///< smallest merge TOI (0: some worker did not check)
+    double rho_min = 0.0, rho_max = 0.0, rho_mean = 0.0;
+    std::optional<double> mse;  ///< against the single-machine solve of the step (--reference)
+    std::string decision;       ///< continue, converged or failed
+};
+
+class DistributedSimulation {
+  public:
+    /// `model` and `transport` are kept by reference; spec().distributed configures the run.
+    /// Sends every worker its initial bodies.
+    DistributedSimulation(const WorldModel& model, Transport& transport);
+    ~DistributedSimulation();
+
+    const SceneSpec& spec() const { return model_.spec; }
+    int num_bodies() const { return model_.num_bodies(); }
+    const AffineBody& body(int i) const { return model_.bodies.at(static_cast<std::size_t>(i)); }
+    Vec12 q(int i) const { return q_.segment<12>(12 * i); }
+    Vec12 q_dot(int i) const { return q_dot_.segment<12>(12 * i); }
+    const VecX& state() const { return q_; }
+    double time() const { return time_; }
+    int step_count() const { return steps_; }
+    const Partition& partition() const { return partition_; }
+
+    const SolverParams& solver_params() const { return params_; }
+    void set_solver_params(const SolverParams& p);
+
+    /// One time step (substeps after retries); never accepts an unmerged or penetrating state:
+    /// a step that fails at the smallest time step leaves the state unchanged (Diverged).
+    const StepStats& step();
+    const StepStats& last_stats() const { return stats_; }
+
+    WorldState capture_state() const;
+    void restore_state(const WorldState& s);
+
+    /// Receives every ADMM iteration of the following steps (the --admm-trace file).
+    void set_trace(std::function<void(const AdmmTraceLine&)> sink) { trace_ = std::move(sink); }
+    /// Also compute each traced iteration's MSE against a single-machine solve of the step.
+    void set_reference(bool on);
+
+    /// Tells the workers to stop serving (called by the destructor if not done before).
+    void shutdown();
+
+  private:
+    struct Outcome;
+    Outcome substep(double h, double t_end, int substep_index);
+    void assign();
+    double overlap_width_for(double h) const;
+    bool partition_missed_a_pair(const VecX& x_end, const std::vector<std::uint64_t>& holders) const;
+
+    const WorldModel& model_;
+    Transport& transport_;
+    SolverParams params_;
+    DistributedSpec dspec_;
+    Partition partition_;
+    std::unique_ptr<LoadBalancer> balancer_;
+    std::vector<Box3> rest_boxes_;
+    double w_min_ = 0.0;
+
+    VecX q_, q_dot_;
+    double time_ = 0.0;
+    int steps_ = 0;
+    double kappa_ = 0.0;
+    int level_ = 0, level_successes_ = 0;
+    StepStats stats_;
+
+    std::function<void(const AdmmTraceLine&)> trace_;
+    std::unique_ptr<World> reference_;
+    bool shut_down_ = false;
+};
+
+}  // namespace concord

@@ -1,0 +1,86 @@
+// A message between the controller and the workers of a distributed run: a flat byte buffer
+// written and read in the same order. Numbers travel as their exact bytes, so a value decoded on
+// the other side is bit-identical to the one encoded (in-process and MPI runs agree exactly).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "concord/math/types.hpp"
+
+namespace concord {
+
+using Bytes = std::vector<std::uint8_t>;
+
+class MessageWriter {
+  public:
+    template <typename T>
+    MessageWriter& put(const T& v) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+        bytes_.insert(bytes_.end(), p, p + sizeof(T));
+        return *this;
+    }
+    MessageWriter& put_vec12(const Vec12& v) {
+        for (int i = 0; i < 12; ++i) put(v[i]);
+        return *this;
+    }
+    MessageWriter& put_vector(const VecX& v) {
+        put(static_cast<std::int64_t>(v.size()));
+        for (Eigen::Index i = 0; i < v.size(); ++i) put(v[i]);
+        return *this;
+    }
+    template <typename T>
+    MessageWriter& put_list(const std::vector<T>& v) {
+        put(static_cast<std::int64_t>(v.size()));
+        for (const T& x : v) put(x);
+        return *this;
+    }
+    Bytes take() { return std::move(bytes_); }
+
+  private:
+    Bytes bytes_;
+};
+
+class MessageReader {
+  public:
+    explicit MessageReader(const Bytes& bytes) : bytes_(bytes) {}
+    template <typename T>
+    T get() {
+        static_assert(std::is_trivially_copyable_v<T>);
+        if (pos_ + sizeof(T) > bytes_.size()) throw std::runtime_error("truncated message");
+        T v;
+        std::memcpy(&v, bytes_.data() + pos_, sizeof(T));
+        pos_ += sizeof(T);
+        return v;
+    }
+    Vec12 get_vec12() {
+        Vec12 v;
+        for (int i = 0; i < 12; ++i) v[i] = get<double>();
+        return v;
+    }
+    VecX get_vector() {
+        const auto n = get<std::int64_t>();
+        VecX v(n);
+        for (std::int64_t i = 0; i < n; ++i) v[i] = get<double>();
+        return v;
+    }
+    template <typename T>
+    std::vector<T> get_list() {
+        const auto n = get<std::int64_t>();
+        std::vector<T> v(static_cast<std::size_t>(n));
+        for (auto& x : v) x = get<T>();
+        return v;
+    }
+    bool done() const { return pos_ == bytes_.size(); }
+
+  private:
+    const Bytes& bytes_;
+    std::size_t pos_ = 0;
+};
+
+}  // namespace concord

@@ -1,0 +1,43 @@
+// The partition model (paper Sec. 4, Fig. 2): the domain is cut into cells by planes that can
+// only move along their normals, one worker per cell, and an overlap region of width w around
+// every plane. A body whose box reaches into a neighbour's side of the overlap region is held
+// by both (shared); otherwise it is internal to the one cell it lies in.
+//
+// Cells are a grid of nx x ny x nz (N - 1 parallel planes along one axis is the grid with one
+// count > 1). Worker index of cell (ix, iy, iz) = ix + nx (iy + ny iz).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "concord/math/types.hpp"
+#include "concord/scene/distributed_spec.hpp"
+
+namespace concord {
+
+struct Partition {
+    std::array<int, 3> cells{1, 1, 1};
+    /// planes[a]: the cells[a] - 1 plane positions along axis a, increasing.
+    std::array<std::vector<double>, 3> planes;
+
+    int num_workers() const { return cells[0] * cells[1] * cells[2]; }
+    /// The worker whose cell contains point x (a point on a plane belongs to the lower cell).
+    int worker_of_point(const Vec3& x) const;
+    /// Bit w set for every worker w whose cell, grown by w_half on each side of its interior
+    /// planes, meets the box [lo, hi]: the workers that must hold a body with that box.
+    std::uint64_t holders(const Vec3& lo, const Vec3& hi, double w_half) const;
+    /// Workers whose cells are adjacent (faces, edges or corners) to worker w's.
+    std::vector<int> neighbours(int w) const;
+};
+
+/// The cells of a distributed spec (grid, or `workers` slabs along `axis`) with planes evenly
+/// spaced over [lo, hi] (the movable bodies' bounding box).
+Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const Vec3& hi);
+
+/// w = max(alpha v_max h, w_min) (paper Sec. 4).
+inline double overlap_width(double alpha, double v_max, double h, double w_min) {
+    return std::max(alpha * v_max * h, w_min);
+}
+
+}  // namespace concord

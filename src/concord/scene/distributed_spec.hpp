@@ -1,0 +1,57 @@
+// The scene's "distributed" object: how a scene is split across workers and how the consensus
+// ADMM of the distributed solver (docs/distributed.md) is tuned. Plain data with the defaults of
+// the source paper (Sec. 4-5); read and written by scene/distributed_json.hpp.
+#pragma once
+
+#include <array>
+
+namespace concord {
+
+/// Initial consensus penalty rho of a shared body (Sec. 4.3).
+enum class PenaltyRule {
+    Mass,       ///< rho_b = beta m_b (the paper's mass-aware rule)
+    Fixed,      ///< rho_b = beta, whatever the body
+    Stiffness,  ///< rho_{i,b} = beta lambda_max(H_{i,b}) (Hessian-stiffness proxy of prior work)
+};
+
+/// What the load balancer equalises between the two sides of a plane.
+enum class LoadMeasure {
+    Work,  ///< a deterministic cost model: sum over local solves of Newton iterations x
+           ///< (bodies + active contacts); same input, same planes, same output
+    Time,  ///< measured compute time of each worker (the paper's choice; runs then depend on
+           ///< timing and are no longer reproducible bit for bit)
+};
+
+struct LoadBalanceSpec {
+    bool enabled = true;
+    double kp = 0.05;         ///< proportional gain, in units of the scene scale l per unit imbalance
+    double kd = 0.02;         ///< derivative gain, same units
+    double smoothing = 0.3;   ///< weight of the newest frame in the exponential average of the load
+    LoadMeasure measure = LoadMeasure::Work;
+
+    bool operator==(const LoadBalanceSpec&) const = default;
+};
+
+struct DistributedSpec {
+    int workers = 1;  ///< N; 1 = the single-machine solver (no ADMM)
+    /// Planes: N - 1 parallel planes normal to `axis` (0 = x, 1 = y, 2 = z) ...
+    int axis = 0;
+    /// ... or, when any entry is > 1, a grid of nx x ny x nz cells (their product = workers).
+    std::array<int, 3> grid{1, 1, 1};
+    double alpha = 2.0;  ///< overlap width w = max(alpha v_max h, w_min)
+    PenaltyRule penalty = PenaltyRule::Mass;
+    double beta = 1.0;
+    bool adapt = true;  ///< residual-driven rho adaptation (Eq. 12)
+    double tau = 2.0;
+    double mu = 5.0;
+    std::array<double, 2> clamp{1e-3, 1e3};  ///< rho stays within [lo, hi] x its initial value
+    bool rescale_dual = true;  ///< u *= rho_old / rho_new when rho changes (Boyd et al. 3.4.1)
+    double theta = 1e-3;       ///< threshold of Eq. 8 on |dq|, r and s over h l
+    int max_iterations = 200;  ///< K
+    LoadBalanceSpec load_balance;
+
+    bool uses_grid() const { return grid[0] > 1 || grid[1] > 1 || grid[2] > 1; }
+    bool operator==(const DistributedSpec&) const = default;
+};
+
+}  // namespace concord

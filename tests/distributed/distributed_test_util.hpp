@@ -1,0 +1,54 @@
+// Scenes and helpers shared by the distributed-solver tests.
+#pragma once
+
+#include <string>
+
+#include "concord/distributed/distributed_world.hpp"
+#include "concord/scene/scene_spec.hpp"
+#include "concord/world/world.hpp"
+
+namespace concord::test {
+
+inline BodySpec box(const std::string& name, const Vec3& position, const Vec3& size = Vec3::Ones()) {
+    BodySpec b;
+    b.name = name;
+    b.shape.kind = ShapeKind::Box;
+    b.shape.size = size;
+    b.material = {1000.0, 1e8};
+    b.position = position;
+    return b;
+}
+
+/// A plank resting across two boxes on the ground, every gap half of dhat: the plank straddles
+/// the plane x = 0 and touches both boxes, which touch the ground.
+inline SceneSpec bridge_scene() {
+    SceneSpec s;
+    s.name = "bridge";
+    s.time_step = 0.01;
+    s.contact.dhat = 1e-3;
+    const double gap = 0.5e-3;
+    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    s.bodies = {box("left", Vec3(-1.5, 0.5 + gap, 0)), box("right", Vec3(1.5, 0.5 + gap, 0)),
+                box("plank", Vec3(0.1, 1.25 + 2 * gap, 0), Vec3(4.0, 0.5, 1.0))};
+    s.solver.convergence_mode = ConvergenceMode::StepNorm;
+    s.solver.step_tol = 1e-7;
+    s.solver.max_iterations = 200;
+    return s;
+}
+
+inline SceneSpec with_workers(SceneSpec s, int workers, double theta = 1e-6) {
+    s.distributed.workers = workers;
+    s.distributed.theta = theta;
+    s.distributed.max_iterations = 500;
+    s.distributed.load_balance.enabled = false;
+    return s;
+}
+
+template <typename W>
+VecX state_of(const W& w) {
+    VecX q(12 * w.num_bodies());
+    for (int b = 0; b < w.num_bodies(); ++b) q.segment<12>(12 * b) = w.q(b);
+    return q;
+}
+
+}  // namespace concord::test

@@ -1,0 +1,59 @@
+// The partition model: cells, holders of a box (internal, shared, grid corners), neighbours.
+#include <gtest/gtest.h>
+
+#include <bit>
+
+#include "concord/distributed/partition.hpp"
+
+using namespace concord;
+
+TEST(Partition, SlabsAlongAnAxisSplitTheBoxEvenly) {
+    DistributedSpec d;
+    d.workers = 4;
+    d.axis = 2;
+    const Partition p = initial_partition(d, Vec3(0, 0, -2), Vec3(1, 1, 2));
+    EXPECT_EQ(p.num_workers(), 4);
+    ASSERT_EQ(p.planes[2].size(), 3u);
+    EXPECT_DOUBLE_EQ(p.planes[2][0], -1.0);
+    EXPECT_DOUBLE_EQ(p.planes[2][1], 0.0);
+    EXPECT_DOUBLE_EQ(p.planes[2][2], 1.0);
+    EXPECT_TRUE(p.planes[0].empty());
+    EXPECT_EQ(p.worker_of_point(Vec3(0, 0, -1.5)), 0);
+    EXPECT_EQ(p.worker_of_point(Vec3(0, 0, -1.0)), 0);  // on a plane: the lower cell
+    EXPECT_EQ(p.worker_of_point(Vec3(0, 0, 0.5)), 2);
+    EXPECT_EQ(p.worker_of_point(Vec3(0, 0, 7)), 3);
+}
+
+TEST(Partition, ABoxIsHeldByEveryCellWhoseGrownRegionItMeets) {
+    DistributedSpec d;
+    d.workers = 3;
+    const Partition p = initial_partition(d, Vec3(0, 0, 0), Vec3(3, 1, 1));  // planes x = 1, 2
+    const double w_half = 0.1;
+    // Internal: well inside cell 1.
+    EXPECT_EQ(p.holders(Vec3(1.2, 0, 0), Vec3(1.8, 1, 1), w_half), 0b010u);
+    // Inside cell 0 but within w/2 of the plane x = 1: shared with cell 1.
+    EXPECT_EQ(p.holders(Vec3(0.5, 0, 0), Vec3(0.95, 1, 1), w_half), 0b011u);
+    // Just outside the overlap region: internal.
+    EXPECT_EQ(p.holders(Vec3(0.5, 0, 0), Vec3(0.89, 1, 1), w_half), 0b001u);
+    // Spanning all three cells.
+    EXPECT_EQ(p.holders(Vec3(0.5, 0, 0), Vec3(2.5, 1, 1), w_half), 0b111u);
+}
+
+TEST(Partition, AGridCornerBodyIsSharedByFourWorkers) {
+    DistributedSpec d;
+    d.workers = 4;
+    d.grid = {2, 2, 1};
+    const Partition p = initial_partition(d, Vec3(-1, -1, 0), Vec3(1, 1, 1));  // planes x=0, y=0
+    const std::uint64_t h = p.holders(Vec3(-0.05, -0.05, 0.2), Vec3(0.05, 0.05, 0.4), 0.01);
+    EXPECT_EQ(std::popcount(h), 4);
+    // An edge body: two workers.
+    EXPECT_EQ(std::popcount(p.holders(Vec3(-0.05, 0.5, 0.2), Vec3(0.05, 0.6, 0.4), 0.01)), 2);
+    EXPECT_EQ(p.worker_of_point(Vec3(0.5, 0.5, 0)), 3);
+    EXPECT_EQ(p.worker_of_point(Vec3(0.5, -0.5, 0)), 1);
+    EXPECT_EQ(p.neighbours(0), (std::vector<int>{1, 2, 3}));
+}
+
+TEST(Partition, OverlapWidthFollowsThePaper) {
+    EXPECT_DOUBLE_EQ(overlap_width(2.0, 10.0, 0.01, 0.05), 0.2);  // alpha v h
+    EXPECT_DOUBLE_EQ(overlap_width(2.0, 1.0, 0.01, 0.05), 0.05);  // w_min
+}
