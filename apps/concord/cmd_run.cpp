@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <fstream>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -20,7 +21,12 @@
 #include "concord/math/error.hpp"
 #include "concord/scene/scene_parser.hpp"
 #include "concord/solver/solver_enum_names.hpp"
+#include "concord/distributed/admm_worker.hpp"
+#include "concord/distributed/distributed_world.hpp"
 #include "concord/world/world.hpp"
+#ifdef CONCORD_HAVE_MPI
+#include "concord/mpi/mpi_transport.hpp"
+#endif
 
 namespace concord::cli {
 
@@ -38,11 +44,15 @@ struct RunOptions {
     double dt = 0.0;
     int threads = 0;
     int workers = 1;
+    bool mpi = false;
+    std::string admm_trace;
+    bool reference = false;
     bool force = false;
     bool verbose = false;
     CLI::Option* frames_option = nullptr;
     CLI::Option* dt_option = nullptr;
     CLI::Option* threads_option = nullptr;
+    CLI::Option* workers_option = nullptr;
 };
 
 // ---- Ctrl-C: finish the frame being computed, then stop with a valid output directory. ----
@@ -164,14 +174,8 @@ class Progress {
 // ---- The command. ----
 
 void check_options(const RunOptions& opt) {
-    if (opt.workers < 1)
+    if (opt.workers_option->count() && opt.workers < 1)
         throw InputError(fmt::format("--workers: expected an integer >= 1, got {}", opt.workers));
-    if (opt.workers > 1) {
-        throw InputError(fmt::format(
-            "--workers {}: the distributed solver is not available yet; run on one machine with "
-            "--workers 1 (the default)",
-            opt.workers));
-    }
     if (opt.frames_option->count() && opt.frames < 0) {
         throw InputError(fmt::format("--frames: expected an integer >= 0, got {}", opt.frames));
     }
@@ -182,7 +186,138 @@ void check_options(const RunOptions& opt) {
     if (opt.threads_option->count() && opt.threads < 1) {
         throw InputError(fmt::format("--threads: expected an integer >= 1, got {}", opt.threads));
     }
+    if (opt.reference && opt.admm_trace.empty())
+        throw InputError("--reference: only meaningful together with --admm-trace FILE");
 }
+
+/// --admm-trace: one JSON line per ADMM iteration.
+class TraceFile {
+  public:
+    explicit TraceFile(const std::string& path) : out_(path, std::ios::trunc) {
+        if (!out_) throw InputError(path + ": cannot write the ADMM trace");
+    }
+    void write(const AdmmTraceLine& l) {
+        nlohmann::json j{{"step", l.step},           {"substep", l.substep},
+                         {"round", l.round},         {"iteration", l.iteration},
+                         {"time_step", l.time_step}, {"r", l.r},
+                         {"s", l.s},                 {"dq", l.dq},
+                         {"toi", l.toi},             {"rho_min", l.rho_min},
+                         {"rho_max", l.rho_max},     {"rho_mean", l.rho_mean},
+                         {"decision", l.decision}};
+        j["mse"] = l.mse ? nlohmann::json(*l.mse) : nlohmann::json(nullptr);
+        out_ << j.dump() << "\n";
+        out_.flush();
+    }
+
+  private:
+    std::ofstream out_;
+};
+
+std::vector<OutputBody> output_bodies(const WorldModel& model) {
+    std::vector<OutputBody> bodies;
+    for (const AffineBody& b : model.bodies) bodies.push_back({b.name, &b.mesh, b.motion});
+    return bodies;
+}
+
+// The frame loop shared by the single-machine and the distributed simulators.
+template <typename Sim>
+int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWriter& writer,
+             const std::string& how) {
+    auto write = [&](int frame, const StepStats* stats) {
+        std::vector<VecX> q;
+        for (int i = 0; i < sim.num_bodies(); ++i) q.emplace_back(sim.q(i));
+        writer.write_frame(frame, sim.time(), q, stats);
+    };
+    write(0, nullptr);
+    std::fprintf(stderr, "concord run: %s: %d bodies, %d frames x %d substeps x %g s, %s -> %s\n",
+                 scene.name.c_str(), sim.num_bodies(), scene.frames, scene.substeps,
+                 scene.time_step, how.c_str(), opt.out.c_str());
+    const auto start = Clock::now();
+    Progress progress(scene.frames, opt.verbose);
+    InterruptGuard interrupt;
+    int frame = 0;
+    while (frame < scene.frames && !interrupt.interrupted()) {
+        StepStats stats;
+        try {
+            for (int s = 0; s < scene.substeps; ++s)
+                accumulate_substep(stats, sim.step(), s == 0);
+        } catch (const std::exception& e) {
+            progress.end_bar();
+            std::fprintf(stderr, "concord: simulation failed in frame %d: %s\n", frame + 1,
+                         e.what());
+            std::fprintf(stderr, "concord: %s holds frames 0 to %d\n", opt.out.c_str(), frame);
+            return dynamic_cast<const InputError*>(&e) ? kExitBadInput : kExitFailure;
+        }
+        ++frame;
+        write(frame, &stats);
+        progress.frame(frame, sim.time(), stats);
+    }
+    progress.end_bar();
+    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+    if (interrupt.interrupted()) {
+        std::printf(
+            "concord run: interrupted after frame %d of %d; %s holds frames 0 to %d (%.3g s of "
+            "wall time)\n",
+            frame, scene.frames, opt.out.c_str(), frame, wall);
+        return kExitInterrupted;
+    }
+    std::printf("concord run: wrote frames 0 to %d (t = %.6g s) to %s in %.3g s\n", frame,
+                sim.time(), opt.out.c_str(), wall);
+    return kExitOk;
+}
+
+template <typename Sim>
+void attach_trace(const RunOptions& opt, Sim& sim, std::unique_ptr<TraceFile>& trace) {
+    if (opt.admm_trace.empty()) return;
+    trace = std::make_unique<TraceFile>(opt.admm_trace);
+    sim.set_trace([t = trace.get()](const AdmmTraceLine& l) { t->write(l); });
+    sim.set_reference(opt.reference);
+}
+
+#ifdef CONCORD_HAVE_MPI
+// `mpirun -np N+1 concord run SCENE --mpi`: rank 0 is the controller (it writes the output
+// directory), ranks 1..N are workers. Every rank reads the scene itself (the bodies' meshes
+// and masses are known by id everywhere; only states travel).
+int run_mpi(const RunOptions& opt, SceneSpec scene) {
+    MpiSession session(nullptr, nullptr);
+    MpiTransport transport;
+    const int workers = transport.num_workers();
+    auto fail = [&](const std::string& msg) -> int {
+        if (transport.rank() == 0) std::fprintf(stderr, "concord: %s\n", msg.c_str());
+        return kExitBadInput;
+    };
+    if (workers < 1)
+        return fail("--mpi needs at least 2 processes (1 controller + N workers): mpirun -np N+1");
+    if (opt.workers_option->count() && opt.workers != workers)
+        return fail(fmt::format("--workers {} but mpirun started {} workers (-np {})", opt.workers,
+                                workers, workers + 1));
+    scene.distributed.workers = workers;
+    if (scene.distributed.uses_grid() &&
+        scene.distributed.grid[0] * scene.distributed.grid[1] * scene.distributed.grid[2] != workers)
+        return fail(fmt::format("distributed.grid does not have {} cells", workers));
+    const WorldModel model = build_world_model(scene);
+    try {
+        if (transport.rank() != 0) {
+            AdmmWorker worker(model, transport);
+            worker.serve();
+            return kExitOk;
+        }
+        OutputWriter writer(opt.out, opt.force);
+        DistributedSimulation sim(model, transport);
+        std::unique_ptr<TraceFile> trace;
+        attach_trace(opt, sim, trace);
+        writer.write_header(scene, output_bodies(model));
+        const int rc = simulate(opt, scene, sim, writer,
+                                fmt::format("{} MPI workers", workers));
+        sim.shutdown();
+        return rc;
+    } catch (const std::exception& e) {
+        // One rank failing alone would leave the others waiting: end them all.
+        std::fprintf(stderr, "concord: rank %d: %s\n", transport.rank(), e.what());
+        MpiSession::abort(dynamic_cast<const InputError*>(&e) ? kExitBadInput : kExitFailure);
+    }
+}
+#endif
 
 int run_simulation(const RunOptions& opt) {
     check_options(opt);
@@ -197,48 +332,39 @@ int run_simulation(const RunOptions& opt) {
     SceneSpec scene = load_scene_file(opt.scene);
     if (opt.frames_option->count()) scene.frames = opt.frames;
     if (opt.dt_option->count()) scene.time_step = opt.dt;
-
+    if (opt.mpi) {
+#ifdef CONCORD_HAVE_MPI
+        return run_mpi(opt, scene);
+#else
+        throw InputError("--mpi: this concord was built without MPI (install libopenmpi-dev and "
+                         "rebuild)");
+#endif
+    }
+    if (opt.workers_option->count()) {
+        scene.distributed.workers = opt.workers;
+        if (scene.distributed.uses_grid() &&
+            scene.distributed.grid[0] * scene.distributed.grid[1] * scene.distributed.grid[2] !=
+                opt.workers)
+            throw InputError(fmt::format(
+                "--workers {}: the scene's distributed.grid has {} cells", opt.workers,
+                scene.distributed.grid[0] * scene.distributed.grid[1] * scene.distributed.grid[2]));
+    }
+    if (scene.distributed.workers > 1) {
+        OutputWriter writer(opt.out, opt.force);  // refuses a non-empty folder before any work
+        DistributedWorld world(scene);
+        std::unique_ptr<TraceFile> trace;
+        attach_trace(opt, world.simulation(), trace);
+        writer.write_header(scene, output_bodies(world.model()));
+        return simulate(opt, scene, world, writer,
+                        fmt::format("{} in-process workers, {} threads", scene.distributed.workers,
+                                    thread_count));
+    }
+    if (!opt.admm_trace.empty())
+        throw InputError("--admm-trace: the run is not distributed (use --workers N > 1)");
     OutputWriter writer(opt.out, opt.force);  // refuses a non-empty folder before any work
     World world(scene);
     writer.write_header(scene, world);
-    writer.write_frame(0, world.time(), world, nullptr);
-
-    std::fprintf(stderr,
-                 "concord run: %s: %d bodies, %d frames x %d substeps x %g s, %zu threads -> %s\n",
-                 scene.name.c_str(), world.num_bodies(), scene.frames, scene.substeps,
-                 scene.time_step, thread_count, opt.out.c_str());
-    const auto start = Clock::now();
-    Progress progress(scene.frames, opt.verbose);
-    InterruptGuard interrupt;
-    int frame = 0;
-    while (frame < scene.frames && !interrupt.interrupted()) {
-        StepStats stats;
-        try {
-            for (int s = 0; s < scene.substeps; ++s)
-                accumulate_substep(stats, world.step(), s == 0);
-        } catch (const std::exception& e) {
-            progress.end_bar();
-            std::fprintf(stderr, "concord: simulation failed in frame %d: %s\n", frame + 1,
-                         e.what());
-            std::fprintf(stderr, "concord: %s holds frames 0 to %d\n", opt.out.c_str(), frame);
-            return dynamic_cast<const InputError*>(&e) ? kExitBadInput : kExitFailure;
-        }
-        ++frame;
-        writer.write_frame(frame, world.time(), world, &stats);
-        progress.frame(frame, world.time(), stats);
-    }
-    progress.end_bar();
-    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-    if (interrupt.interrupted()) {
-        std::printf(
-            "concord run: interrupted after frame %d of %d; %s holds frames 0 to %d (%.3g s of "
-            "wall time)\n",
-            frame, scene.frames, opt.out.c_str(), frame, wall);
-        return kExitInterrupted;
-    }
-    std::printf("concord run: wrote frames 0 to %d (t = %.6g s) to %s in %.3g s\n", frame,
-                world.time(), opt.out.c_str(), wall);
-    return kExitOk;
+    return simulate(opt, scene, world, writer, fmt::format("{} threads", thread_count));
 }
 
 }  // namespace
@@ -253,7 +379,15 @@ void register_run(CLI::App& app, Action& action) {
     opt->dt_option = cmd->add_option("--dt", opt->dt, "Time step in seconds (overrides the scene)");
     opt->threads_option =
         cmd->add_option("--threads", opt->threads, "Worker threads (default: all cores)");
-    cmd->add_option("--workers", opt->workers, "Distributed workers (reserved; only 1 for now)");
+    opt->workers_option = cmd->add_option(
+        "--workers", opt->workers,
+        "Distributed run with N in-process workers (overrides the scene's distributed.workers)");
+    cmd->add_flag("--mpi", opt->mpi,
+                  "Distributed run over MPI: start with mpirun -np N+1 (1 controller, N workers)");
+    cmd->add_option("--admm-trace", opt->admm_trace,
+                    "Write one JSON line per ADMM iteration to this file (distributed runs)");
+    cmd->add_flag("--reference", opt->reference,
+                  "With --admm-trace: add each iteration's MSE against a single-machine solve");
     cmd->add_flag("--force", opt->force,
                   "Write into a non-empty output directory, replacing a previous run");
     cmd->add_flag("--verbose,-v", opt->verbose, "One line per frame with every solver statistic");

@@ -35,7 +35,6 @@ if [ "$(ls "$tmp/full")" != "notes.txt" ] || [ "$(cat "$tmp/full/notes.txt")" !=
 fi
 echo "x" >"$tmp/file"
 expect_error not-a-dir "$tmp/file: exists and is not a directory" -- run "$scene" --out "$tmp/file"
-expect_error workers "--workers 2: the distributed solver is not available yet" -- run "$scene" --out "$tmp/w" --workers 2
 expect_error workers-zero "--workers: expected an integer >= 1" -- run "$scene" --out "$tmp/w" --workers 0
 expect_error frames "--frames: expected an integer >= 0, got -1" -- run "$scene" --out "$tmp/w" --frames -1
 expect_error dt "--dt: expected a positive time step" -- run "$scene" --out "$tmp/w" --dt 0
