@@ -58,10 +58,18 @@ struct SubstepOutcome {
     StopReason stop_reason = StopReason::Residual;
     VecX x;
     double kappa = 0.0;
-    bool island_fallback = false;
+    double kappa_start = 0.0;  ///< the stiffness the first round of solves started with
+    bool island_fallback = false;  ///< the first islands' bounds failed: some were re-solved
     double t_islands = 0.0;
     std::vector<SystemStepResult> results;
     std::vector<std::vector<int>> island_bodies;  ///< movable bodies of each result
+    std::vector<const StepSystem*> systems;       ///< the system of each result
+    /// Solves whose result was replaced by a later round (islands merged after their motion
+    /// bounds failed): their work still counts in the step's statistics.
+    std::vector<SystemStepResult> discarded;
+    /// Newton iterations on the critical path: per round of solves the largest system's count,
+    /// summed over the rounds.
+    int iterations = 0;
 };
 
 struct World::Impl {
@@ -88,6 +96,10 @@ struct World::Impl {
     SubstepOutcome advance(double h, double t_end, std::optional<SolverClock::time_point> deadline);
     void solve_systems(const std::vector<StepSystem*>& systems, const StepInput& in,
                        std::optional<SolverClock::time_point> deadline, SubstepOutcome& out);
+    /// Islands of the movable bodies whose vertices stay within `bounds` during the step.
+    std::vector<Island> find_step_islands(const MotionBounds& bounds);
+    StepSystem& island_system(const std::vector<int>& bodies,
+                              std::map<std::vector<int>, std::unique_ptr<StepSystem>>& kept);
     void commit(const SubstepOutcome& o, double h, double t_end);
     void record(const SubstepOutcome& o, bool final_attempt);
     void log_step() const;
@@ -156,10 +168,13 @@ void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const S
         }
     };
     // IPC's stiffness balance over the whole world: the sums of the systems, in system order.
+    // A later round (islands merged, see advance) keeps the first round's stiffness: its
+    // systems cover the same contacts at the step's start, so the balance would not change.
+    const bool first_round = out.results.empty();
     std::vector<StiffnessBalance> balance(n);
     for_each([&](std::size_t i) { balance[i] = systems[i]->prepare(in, kappa); });
-    double k = kappa;
-    if (model.spec.contact.barrier_stiffness <= 0) {
+    double k = first_round ? kappa : out.kappa_start;
+    if (first_round && model.spec.contact.barrier_stiffness <= 0) {
         bool contacts = false;
         double dot = 0.0, norm_sq = 0.0;
         for (const auto& b : balance) {
@@ -170,23 +185,85 @@ void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const S
         if (contacts && norm_sq > 0)
             k = std::max(k, std::clamp(-dot / norm_sq, model.kappa_min, model.kappa_max));
     }
-    out.results.assign(n, {});
-    for_each([&](std::size_t i) { out.results[i] = systems[i]->solve(k, params, deadline); });
+    out.kappa_start = k;
+    std::vector<SystemStepResult> results(n);
+    for_each([&](std::size_t i) { results[i] = systems[i]->solve(k, params, deadline); });
+
+    // Results of earlier rounds whose bodies were solved again are replaced.
+    std::vector<char> replaced(out.results.size(), 0);
+    for (std::size_t j = 0; j < out.results.size(); ++j)
+        for (const StepSystem* sys : systems)
+            for (int b : sys->movable_bodies())
+                if (std::binary_search(out.island_bodies[j].begin(), out.island_bodies[j].end(), b))
+                    replaced[j] = 1;
+    struct Kept {
+        SystemStepResult result;
+        std::vector<int> bodies;
+        const StepSystem* system;
+    };
+    std::vector<Kept> kept;
+    for (std::size_t j = 0; j < out.results.size(); ++j) {
+        if (replaced[j])
+            out.discarded.push_back(std::move(out.results[j]));
+        else
+            kept.push_back({std::move(out.results[j]), std::move(out.island_bodies[j]),
+                            out.systems[j]});
+    }
+    int round_iterations = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        round_iterations = std::max(round_iterations, results[i].iterations);
+        kept.push_back({std::move(results[i]), systems[i]->movable_bodies(), systems[i]});
+    }
+    out.iterations += round_iterations;
+    // Results ordered by their smallest body, as find_islands orders islands.
+    std::sort(kept.begin(), kept.end(),
+              [](const Kept& x, const Kept& y) { return x.bodies < y.bodies; });
+    out.results.clear();
     out.island_bodies.clear();
+    out.systems.clear();
+    for (Kept& k2 : kept) {
+        out.results.push_back(std::move(k2.result));
+        out.island_bodies.push_back(std::move(k2.bodies));
+        out.systems.push_back(k2.system);
+    }
+
     out.x = q;
     out.kappa = k;
     out.status = ConvergenceStatus::Converged;
     out.stop_reason = StopReason::Residual;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < out.results.size(); ++i) {
         const SystemStepResult& r = out.results[i];
-        systems[i]->scatter(r.x, out.x);
-        out.island_bodies.push_back(systems[i]->movable_bodies());
+        out.systems[i]->scatter(r.x, out.x);
         out.kappa = std::max(out.kappa, r.barrier_stiffness);
         if (static_cast<int>(r.status) > static_cast<int>(out.status)) {
             out.status = r.status;
             out.stop_reason = r.stop_reason;
         }
     }
+}
+
+std::vector<Island> World::Impl::find_step_islands(const MotionBounds& bounds) {
+    const int B = model.num_bodies();
+    BroadPhaseParams bp;
+    bp.dhat = model.spec.contact.dhat;
+    std::vector<std::uint8_t> is_static(static_cast<std::size_t>(B));
+    for (int b = 0; b < B; ++b)
+        is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
+    bp.body_pair_filter = skip_static_pairs(std::move(is_static));
+    const Candidates c = island_broad_phase.find(model.surface.mesh, bounds.lo, bounds.hi, bp);
+    return find_islands(model.movable, candidate_body_pairs(model.surface.mesh, c));
+}
+
+StepSystem& World::Impl::island_system(
+    const std::vector<int>& bodies, std::map<std::vector<int>, std::unique_ptr<StepSystem>>& kept) {
+    if (auto k = kept.find(bodies); k != kept.end()) return *k->second;
+    auto it = island_systems.find(bodies);
+    std::unique_ptr<StepSystem> sys = it != island_systems.end()
+                                          ? std::move(it->second)
+                                          : std::make_unique<StepSystem>(model, bodies);
+    StepSystem& ref = *sys;
+    kept.emplace(bodies, std::move(sys));
+    return ref;
 }
 
 SubstepOutcome World::Impl::advance(double h, double t_end,
@@ -207,6 +284,7 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
 
     std::vector<StepSystem*> systems;
     MotionBounds bounds;
+    std::map<std::vector<int>, std::unique_ptr<StepSystem>> kept;
     const int num_movable =
         static_cast<int>(std::count(model.movable.begin(), model.movable.end(), true));
     if (params.islands && num_movable > 1 && q_tilde.allFinite()) {
@@ -215,30 +293,11 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
         for (int b = 0; b < B; ++b)
             if (model.kinematic[static_cast<std::size_t>(b)])
                 q_predicted.segment<12>(12 * b) = target.segment<12>(12 * b);
-        const double dhat = model.spec.contact.dhat;
-        bounds = step_motion_bounds(model.surface, q, q_predicted, dhat);
-        BroadPhaseParams bp;
-        bp.dhat = dhat;
-        std::vector<std::uint8_t> is_static(static_cast<std::size_t>(B));
-        for (int b = 0; b < B; ++b)
-            is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
-        bp.body_pair_filter = skip_static_pairs(std::move(is_static));
-        const Candidates c = island_broad_phase.find(model.surface.mesh, bounds.lo, bounds.hi, bp);
-        const std::vector<Island> islands =
-            find_islands(model.movable, candidate_body_pairs(model.surface.mesh, c));
-        if (islands.size() > 1) {
-            std::map<std::vector<int>, std::unique_ptr<StepSystem>> kept;
-            for (const Island& island : islands) {
-                std::vector<int> key = island.bodies();
-                auto it = island_systems.find(key);
-                std::unique_ptr<StepSystem> sys = it != island_systems.end()
-                                                      ? std::move(it->second)
-                                                      : std::make_unique<StepSystem>(model, key);
-                systems.push_back(sys.get());
-                kept.emplace(std::move(key), std::move(sys));
-            }
-            island_systems = std::move(kept);  // systems of islands that no longer exist go
-        }
+        bounds = step_motion_bounds(model.surface, q, q_predicted, model.spec.contact.dhat);
+        const std::vector<Island> islands = find_step_islands(bounds);
+        if (islands.size() > 1)
+            for (const Island& island : islands)
+                systems.push_back(&island_system(island.bodies(), kept));
         out.t_islands = seconds_since(t0);
     }
     if (systems.empty()) {
@@ -246,19 +305,50 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
         return out;
     }
     solve_systems(systems, in, deadline, out);
-    if (out.status == ConvergenceStatus::Diverged) return out;
     // The islands were found assuming every vertex stays in its motion bounds; if one left
-    // them, bodies of different islands may have come within dhat: solve as one system.
-    const auto t0 = SolverClock::now();
-    const bool contained = within_bounds(bounds, model.surface.positions(out.x));
-    out.t_islands += seconds_since(t0);
-    if (!contained) {
-        const double t_islands = out.t_islands;
-        out = SubstepOutcome{};
-        solve_systems({whole.get()}, in, deadline, out);
+    // them, bodies of different islands may have come within dhat. Grow the bounds by the
+    // motion the solves actually made, find the islands again (they can only merge) and
+    // re-solve just the merged ones; the others keep their result, which is exact for them.
+    // After a few rounds, or once everything is one island, solve the world as one system.
+    constexpr int kMaxIslandRounds = 4;
+    for (int round = 1;; ++round) {
+        if (out.status == ConvergenceStatus::Diverged) break;
+        const auto t0 = SolverClock::now();
+        const bool contained = within_bounds(bounds, model.surface.positions(out.x));
+        if (contained) {
+            out.t_islands += seconds_since(t0);
+            break;
+        }
         out.island_fallback = true;
-        out.t_islands = t_islands;
+        std::vector<StepSystem*> merged;
+        bool one_island = true;
+        if (round < kMaxIslandRounds) {
+            const MotionBounds reached =
+                step_motion_bounds(model.surface, q, out.x, model.spec.contact.dhat);
+            bounds.lo = bounds.lo.cwiseMin(reached.lo);
+            bounds.hi = bounds.hi.cwiseMax(reached.hi);
+            const std::vector<Island> islands = find_step_islands(bounds);
+            one_island = islands.size() <= 1;
+            if (!one_island)
+                for (const Island& island : islands) {
+                    const std::vector<int> key = island.bodies();
+                    const bool solved = std::find(out.island_bodies.begin(),
+                                                  out.island_bodies.end(),
+                                                  island.movable) != out.island_bodies.end();
+                    if (!solved) merged.push_back(&island_system(key, kept));
+                }
+        }
+        out.t_islands += seconds_since(t0);
+        if (one_island) {
+            // Everything is one island (or too many rounds): the world as one system.
+            solve_systems({whole.get()}, in, deadline, out);
+            break;
+        }
+        // No island merged: every result lies in the grown bounds, which keep them apart.
+        if (merged.empty()) break;
+        solve_systems(merged, in, deadline, out);
     }
+    island_systems = std::move(kept);  // systems of islands that no longer exist go
     return out;
 }
 
@@ -275,26 +365,11 @@ void World::Impl::commit(const SubstepOutcome& o, double h, double t_end) {
 // attempt (retried ones included); the end-of-step quantities are those of the last attempt.
 void World::Impl::record(const SubstepOutcome& o, bool final_attempt) {
     SolverStats& ss = solver_stats;
-    int largest_island_iterations = 0;
     double residual = 0.0;
     int contacts = 0, candidates = 0;
     double min_distance = std::numeric_limits<double>::infinity();
     ss.islands.clear();
-    for (std::size_t i = 0; i < o.results.size(); ++i) {
-        const SystemStepResult& r = o.results[i];
-        IslandStats is;
-        is.bodies = o.island_bodies[i];
-        is.status = r.status;
-        is.stop_reason = r.stop_reason;
-        is.solves = r.solves;
-        is.iterations = r.iterations;
-        is.contacts = r.contacts;
-        is.min_distance = r.min_distance;
-        ss.islands.push_back(std::move(is));
-        largest_island_iterations = std::max(largest_island_iterations, r.iterations);
-        contacts += r.contacts;
-        candidates += r.candidates;
-        min_distance = std::min(min_distance, r.min_distance);
+    auto add_work = [&ss](const SystemStepResult& r) {
         ss.t_collision += r.t_collision;
         for (const NewtonStats& n : r.solves) {
             ss.line_search_trials += n.line_search_trials;
@@ -308,9 +383,30 @@ void World::Impl::record(const SubstepOutcome& o, bool final_attempt) {
             ss.t_linear += n.t_linear;
             ss.t_line_search += n.t_line_search;
         }
+    };
+    for (std::size_t i = 0; i < o.results.size(); ++i) {
+        const SystemStepResult& r = o.results[i];
+        IslandStats is;
+        is.bodies = o.island_bodies[i];
+        is.status = r.status;
+        is.stop_reason = r.stop_reason;
+        is.solves = r.solves;
+        is.iterations = r.iterations;
+        is.contacts = r.contacts;
+        is.min_distance = r.min_distance;
+        ss.islands.push_back(std::move(is));
+        contacts += r.contacts;
+        candidates += r.candidates;
+        min_distance = std::min(min_distance, r.min_distance);
+        add_work(r);
         if (!r.solves.empty()) residual = std::max(residual, r.solves.back().final_residual());
     }
-    ss.nonlinear_iterations += largest_island_iterations;
+    // Solves replaced by a later round were done all the same.
+    for (const SystemStepResult& r : o.discarded) {
+        add_work(r);
+        candidates = std::max(candidates, r.candidates);
+    }
+    ss.nonlinear_iterations += o.iterations;
     ss.island_fallback = ss.island_fallback || o.island_fallback;
     ss.t_islands += o.t_islands;
     if (final_attempt) {
@@ -508,6 +604,12 @@ void World::save_state(const std::string& path) const {
 }
 void World::load_state(const std::string& path) {
     restore_state(load_world_state(path));
+}
+const VecX& World::state_vector() const {
+    return impl_->q;
+}
+const VecX& World::velocity_vector() const {
+    return impl_->q_dot;
 }
 
 }  // namespace concord

@@ -60,6 +60,13 @@ class World {
     void save_state(const std::string& path) const;
     void load_state(const std::string& path);
 
+    /// The whole state q (12 per body, body order) and its time derivative, without a copy
+    /// (the Python API's zero-copy views). The vectors are assigned in place and never resized,
+    /// so their storage stays at the same address for the world's lifetime; they change during
+    /// step() and restore_state().
+    const VecX& state_vector() const;
+    const VecX& velocity_vector() const;
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

@@ -1,0 +1,94 @@
+"""numpy views of the state, world vertices, capture/restore."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import concord
+from conftest import box_on_plane
+
+
+def test_q_is_a_live_read_only_view():
+    w = concord.World(box_on_plane(height=0.7))
+    q = w.q
+    assert q.shape == (1, 12) and q.dtype == np.float64
+    assert not q.flags.writeable and not q.flags.owndata
+    start = q.copy()
+    np.testing.assert_array_equal(start[0], [0, 0.7, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])
+    w.step(3)
+    # The same array object now shows the new state (no copy was taken).
+    assert q[0, 1] < start[0, 1]
+    np.testing.assert_array_equal(q, w.q)
+    assert q.ctypes.data == w.q.ctypes.data
+    assert w.q_dot[0, 1] < 0  # falling
+    with pytest.raises(ValueError):
+        q[0, 0] = 1.0
+    del w  # the view keeps the world alive
+    assert q[0, 1] < start[0, 1]
+
+
+def test_world_vertices_are_p_plus_A_X():
+    w = concord.World(box_on_plane(height=0.7))
+    w.step(2)
+    X, faces = w.mesh(0)
+    assert X.shape == (8, 3) and faces.shape == (12, 3)
+    x = w.world_vertices("box")
+    assert x.shape == (8, 3) and x.flags.owndata is False  # handed over, not copied
+    p, A = w.q[0, :3], w.q[0, 3:].reshape(3, 3)
+    np.testing.assert_allclose(x, p + X @ A.T, rtol=0, atol=1e-15)
+
+
+def test_capture_restore_repeats_steps_bit_for_bit():
+    w = concord.World(box_on_plane(height=0.52))
+    w.step(2)
+    saved = w.capture_state()
+    w.step(10)
+    after = w.q.copy(), w.q_dot.copy(), w.time
+    w.restore_state(saved)
+    assert w.time == saved.time and np.array_equal(w.q, saved.q)
+    w.step(10)
+    assert np.array_equal(w.q, after[0]) and np.array_equal(w.q_dot, after[1])
+    assert w.time == after[2]
+    assert w.capture_state() == w.capture_state()
+    assert not (w.capture_state() == saved)
+
+
+def test_state_views_are_writeable_and_restore_moves_the_world():
+    w = concord.World(box_on_plane(height=0.7))
+    s = w.capture_state()
+    view = s.q
+    assert view.flags.writeable
+    view[0, 1] = 2.0                      # writes into the WorldState itself
+    assert s.q[0, 1] == 2.0
+    s.q_dot = np.zeros((1, 12))
+    w.restore_state(s)
+    assert w.q[0, 1] == 2.0
+    copy = pickle.loads(pickle.dumps(s))
+    assert copy == s and copy is not s
+    c2 = s.copy()
+    c2.q[0, 1] = 3.0
+    assert s.q[0, 1] == 2.0
+
+
+def test_set_q_and_set_q_dot():
+    w = concord.World(box_on_plane(height=0.7))
+    q = w.q.copy()
+    q[0, 1] = 1.5
+    w.set_q(q)
+    assert w.q[0, 1] == 1.5
+    v = np.zeros((1, 12))
+    v[0, 0] = 2.0
+    w.set_q_dot(v)
+    w.step()
+    assert w.q[0, 0] > 0.019
+
+
+def test_save_and_load_state(tmp_path):
+    w = concord.World(box_on_plane(height=0.7))
+    w.step(2)
+    w.save_state(str(tmp_path / "s.bin"))
+    q = w.q.copy()
+    w.step(2)
+    w.load_state(str(tmp_path / "s.bin"))
+    assert np.array_equal(w.q, q)
