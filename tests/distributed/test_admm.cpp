@@ -93,7 +93,6 @@ TEST(DistributedStep, OneStepOnTwoAndFourWorkersMatchesTheSingleMachineStep) {
     single.step();
     const VecX q_single = state_of(single);
     ASSERT_GT(single.last_stats().contacts, 0);
-    std::printf("DEBUG single newton %d\n", single.last_stats().newton_iterations);
     const WorldModel model = build_world_model(s);
     for (int workers : {2, 4}) {
         const double theta = 1e-7;
@@ -107,8 +106,7 @@ TEST(DistributedStep, OneStepOnTwoAndFourWorkersMatchesTheSingleMachineStep) {
         EXPECT_GT(shared, 0);
         // ADMM stops once r, s and the local change are below theta (in units of h l): the
         // merged state is that close to the consensus solution, up to the conditioning of the
-        // step; 1000 theta bounds it here with room.
-        std::printf("DEBUG %d workers: %d admm its, newton %d, diff %.3e, t %.3f s\n", workers, st.distributed->admm_iterations, st.newton_iterations, max_difference(model, state_of(dw), q_single), st.t_frame);
+        // step (measured: 2.8 theta on 2 workers, 78 theta on 4); 1000 theta bounds it.
         EXPECT_LT(max_difference(model, state_of(dw), q_single), 1000 * theta)
             << workers << " workers, " << st.distributed->admm_iterations << " ADMM iterations";
     }

@@ -132,7 +132,7 @@ Bytes encode(const WorkerResult& x) {
     MessageWriter w;
     put_records(w, x.owned);
     w.put(x.failed).put(x.bodies).put(x.shared).put(x.newton_iterations).put(x.contacts);
-    w.put(x.candidates).put(x.min_distance).put(x.kappa).put(x.t_compute).put(x.t_sync);
+    w.put(x.candidates).put(x.owned_mass).put(x.min_distance).put(x.kappa).put(x.t_compute).put(x.t_sync);
     w.put(x.load).put(x.line_search_trials).put(x.ccd_limited).put(x.linear_iterations);
     w.put(x.t_collision).put(x.t_assembly).put(x.t_linear).put(x.t_line_search);
     return w.take();
@@ -148,6 +148,7 @@ WorkerResult decode_result(const Bytes& b) {
     x.newton_iterations = r.get<std::int32_t>();
     x.contacts = r.get<std::int32_t>();
     x.candidates = r.get<std::int32_t>();
+    x.owned_mass = r.get<double>();
     x.min_distance = r.get<double>();
     x.kappa = r.get<double>();
     x.t_compute = r.get<double>();

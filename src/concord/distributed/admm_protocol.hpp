@@ -70,6 +70,7 @@ struct WorkerResult {
     std::vector<BodyRecord> owned;  ///< end-of-step state of the bodies it owns
     bool failed = false;
     std::int32_t bodies = 0, shared = 0, newton_iterations = 0, contacts = 0, candidates = 0;
+    double owned_mass = 0.0;
     double min_distance = 0.0;
     double kappa = 0.0;
     double t_compute = 0.0, t_sync = 0.0, load = 0.0;

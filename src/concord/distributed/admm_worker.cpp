@@ -198,11 +198,34 @@ void AdmmWorker::step(const StepCommand& cmd) {
         }
     }
     const StepInput in{q, q_tilde, target, h};
+    ls.consensus.set_terms({});  // the balance is of the step's objective alone
     const StiffnessBalance balance = sys.prepare(in, cmd.kappa);
-    t_compute += seconds_since(t0);
+    // IPC's balance kappa = -g_B . g_E / |g_B|^2 over the whole scene. A shared body's
+    // gradients are split across its holders, so its pieces go to the controller to be summed
+    // per body first; internal bodies' terms are summed here.
     {
+        VecX g_rest, g_unit;
+        sys.start_gradients(g_rest, g_unit);
+        double dot = 0.0, norm_sq = 0.0;
         MessageWriter w;
-        w.put(balance.has_contacts).put(balance.dot).put(balance.norm_sq);
+        std::vector<int> shared_ids;
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            if (!model_.movable[static_cast<std::size_t>(ids[k])]) continue;
+            const auto o = 12 * static_cast<Eigen::Index>(k);
+            if (std::popcount(masks[k]) > 1) {
+                shared_ids.push_back(static_cast<int>(k));
+                continue;
+            }
+            dot += g_unit.segment<12>(o).dot(g_rest.segment<12>(o));
+            norm_sq += g_unit.segment<12>(o).squaredNorm();
+        }
+        w.put(balance.has_contacts).put(dot).put(norm_sq);
+        w.put(static_cast<std::int64_t>(shared_ids.size()));
+        for (int k : shared_ids)
+            w.put(static_cast<std::int32_t>(ids[static_cast<std::size_t>(k)]))
+                .put_vec12(g_rest.segment<12>(12 * k))
+                .put_vec12(g_unit.segment<12>(12 * k));
+        t_compute += seconds_since(t0);
         transport_.send(0, Tag::Balance, w.take());
     }
     double kappa = [&] {
@@ -264,6 +287,12 @@ void AdmmWorker::step(const StepCommand& cmd) {
     t_compute += seconds_since(t0);
 
     auto radius = [&](int id) { return model_.bodies[static_cast<std::size_t>(id)].bounding_radius; };
+    // Local solves must be more accurate than the consensus test: the step-norm criterion
+    // (same measure as ADMM's, over h l) at a tenth of theta. A looser solve stops before
+    // moving when the anchor moved by less than its tolerance, and ADMM stalls.
+    SolverParams local = cmd.params;
+    local.convergence_mode = ConvergenceMode::StepNorm;
+    local.step_tol = std::min(local.step_tol, 0.1 * cmd.spec.theta);
     VecX x = sys.start();
     bool failed = false;
     int newton_iterations = 0;
@@ -288,7 +317,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
             for (const SharedBody& sb : shared) terms.push_back({sb.local, sb.rho, sb.z - sb.u});
             ls.consensus.set_terms(std::move(terms));
             const VecX x_prev = x;
-            const NewtonStats st = sys.newton(x, kappa, cmd.params, std::nullopt);
+            const NewtonStats st = sys.newton(x, kappa, local, std::nullopt);
             newton_iterations += st.iterations;
             result.line_search_trials += st.line_search_trials;
             result.ccd_limited += st.ccd_limited;
@@ -457,6 +486,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
         end.q = x.segment<12>(12 * static_cast<Eigen::Index>(k));
         end.q_dot = (end.q - it->second->q) / h;
         result.owned.push_back(end);
+        result.owned_mass += model_.bodies[static_cast<std::size_t>(end.id)].mass_properties.mass;
     }
     result.failed = failed;
     result.bodies = static_cast<int>(held.size());

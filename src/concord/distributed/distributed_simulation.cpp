@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "concord/body/body_builder.hpp"
@@ -221,12 +222,27 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     {
         bool contacts = false;
         double dot = 0.0, norm_sq = 0.0;
+        std::map<int, std::pair<Vec12, Vec12>> shared;  // body -> summed (g_rest, g_unit)
         for (int w = 1; w <= N; ++w) {
             const Bytes b = transport_.receive(w, Tag::Balance);
             MessageReader r(b);
             contacts = r.get<bool>() || contacts;
             dot += r.get<double>();
             norm_sq += r.get<double>();
+            const auto n = r.get<std::int64_t>();
+            for (std::int64_t i = 0; i < n; ++i) {
+                const int id = r.get<std::int32_t>();
+                const Vec12 g_rest = r.get_vec12(), g_unit = r.get_vec12();
+                auto [it, fresh] = shared.try_emplace(id, g_rest, g_unit);
+                if (!fresh) {
+                    it->second.first += g_rest;
+                    it->second.second += g_unit;
+                }
+            }
+        }
+        for (const auto& [id, g] : shared) {
+            dot += g.second.dot(g.first);
+            norm_sq += g.second.squaredNorm();
         }
         if (model_.spec.contact.barrier_stiffness <= 0 && contacts && norm_sq > 0)
             kappa = std::max(kappa, std::clamp(-dot / norm_sq, model_.kappa_min, model_.kappa_max));
@@ -361,6 +377,8 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         WorkerStepStats ws;
         ws.bodies = res.bodies;
         ws.shared = res.shared;
+        ws.owned = static_cast<int>(res.owned.size());
+        ws.owned_mass = res.owned_mass;
         ws.newton_iterations = res.newton_iterations;
         ws.contacts = res.contacts;
         ws.t_compute = res.t_compute;
@@ -424,6 +442,8 @@ const StepStats& DistributedSimulation::step() {
                 const WorkerStepStats& b = o.stats.per_worker[w];
                 a.bodies = b.bodies;
                 a.shared = b.shared;
+                a.owned = b.owned;
+                a.owned_mass = b.owned_mass;
                 a.contacts = b.contacts;
                 a.newton_iterations += b.newton_iterations;
                 a.t_compute += b.t_compute;

@@ -24,6 +24,8 @@ void add_distributed(const DistributedStepStats& d, nlohmann::json& j) {
     for (const WorkerStepStats& w : d.per_worker)
         workers.push_back({{"bodies", w.bodies},
                            {"shared", w.shared},
+                           {"owned", w.owned},
+                           {"owned_mass", w.owned_mass},
                            {"newton_iterations", w.newton_iterations},
                            {"contacts", w.contacts},
                            {"t_compute", w.t_compute},
@@ -173,6 +175,8 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
                 const WorkerStepStats& b = d.per_worker[w];
                 a.bodies = b.bodies;
                 a.shared = b.shared;
+                a.owned = b.owned;
+                a.owned_mass = b.owned_mass;
                 a.newton_iterations += b.newton_iterations;
                 a.contacts = b.contacts;
                 a.t_compute += b.t_compute;

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
+#include "concord/collision/broad_phase/envelope_broad_phase.hpp"
 #include "concord/collision/ccd/additive_ccd.hpp"
 #include "concord/collision/distance/edge_edge.hpp"
 #include "concord/collision/distance/point_triangle.hpp"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "concord/collision/broad_phase/broad_phase.hpp"
+#include "concord/collision/broad_phase/envelope_broad_phase.hpp"
 #include "concord/collision/ccd/ccd_params.hpp"
 #include "concord/energy/barrier_energy.hpp"
 #include "concord/energy/contact_set.hpp"
@@ -96,7 +97,8 @@ class IncrementalPotential final : public NewtonProblem {
 
     std::vector<const Energy*> extra_terms_;
 
-    BroadPhase broad_phase_;  ///< kept between queries: its buffers are reused
+    /// Answers the many nearby queries of a solve from one cached envelope query.
+    EnvelopeBroadPhase broad_phase_;
     Candidates candidates_;
     std::vector<PointPlaneCandidate> plane_candidates_;
     bool candidates_valid_ = false;

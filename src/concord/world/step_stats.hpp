@@ -14,6 +14,8 @@ namespace concord {
 struct WorkerStepStats {
     int bodies = 0;             ///< movable bodies it held (internal + shared)
     int shared = 0;             ///< of which shared with other workers
+    int owned = 0;              ///< bodies whose end state it reported (their home is its cell)
+    double owned_mass = 0.0;    ///< their total mass, kg
     int newton_iterations = 0;  ///< summed over its local solves
     int contacts = 0;           ///< active pairs on the worker at the end of the step
     double t_compute = 0.0;     ///< local solves, CCD checks and set-up, s

@@ -87,6 +87,12 @@ class StepSystem {
     /// State at the step's start, prescribed end pose (kinematic bodies), predicted state.
     const VecX& start() const { return q_start_; }
     const VecX& predicted() const { return inertia_->predicted(); }
+    /// At the step's start (after prepare): the gradient of everything but the barrier and the
+    /// barrier's gradient at unit stiffness, per system DoF, whether or not there are contacts
+    /// (a distributed solve sums them per body across workers for the exact balance).
+    void start_gradients(VecX& g_rest, VecX& g_barrier_unit) {
+        potential_->split_gradients(q_start_, g_rest, g_barrier_unit);
+    }
     /// Lags the friction at x (no-op without friction).
     void lag_friction(const VecX& x);
     /// One Newton solve of the potential from x (updated in place) at barrier stiffness kappa;
