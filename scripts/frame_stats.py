@@ -10,8 +10,8 @@ iterations per time step, contacts, broad-phase candidates and the smallest dist
 
 The collision and solve times are CPU seconds summed over islands, while t_frame is wall
 clock. With --threads 1 they add up, so "other" (t_frame - t_coll - t_solve: integration,
-friction lagging, and the work of island solves that a step threw away when it fell back to
-one system, which the stats do not count) is meaningful; with more threads islands overlap and
+friction lagging, building island systems) is meaningful (the work of island solves that a
+step replaced after their motion bounds failed is counted in t_coll and t_solve); with more threads islands overlap and
 "other" is not computed. Give the threads with --threads, or the run's stderr with --log (its
 first line names them); otherwise the split is reported as shares of t_coll + t_solve.
 """

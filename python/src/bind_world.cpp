@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "bindings.hpp"
+#include "concord/distributed/distributed_world.hpp"
 #include "concord/io/output_writer.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
@@ -151,22 +152,53 @@ int step_world_until(WorldHandle& h, double t) {
     return taken;
 }
 
+// World.run(workers=N > 1): the same scene and current state, advanced by the distributed
+// solver with N in-process workers (docs/distributed.md); the world then takes the end state.
+int run_distributed(WorldHandle& h, const std::string& out, std::optional<int> frames, bool force,
+                    int workers) {
+    if (frames && *frames < 0)
+        throw InputError("frames: expected an integer >= 0, got " + std::to_string(*frames));
+    BusyGuard busy(h);
+    World& w = h.world;
+    SceneSpec scene = w.spec();
+    if (frames) scene.frames = *frames;
+    static_cast<SolverParams&>(scene.solver) = w.solver_params();
+    scene.distributed.workers = workers;
+    const auto& g = scene.distributed.grid;
+    if (scene.distributed.uses_grid() && g[0] * g[1] * g[2] != workers)
+        scene.distributed.grid = {1, 1, 1};  // the scene's grid has another size: N slabs
+    OutputWriter writer(out, force);
+    py::gil_scoped_release release;
+    DistributedWorld dw(scene);
+    dw.restore_state(w.capture_state());
+    std::vector<OutputBody> bodies;
+    for (int i = 0; i < dw.num_bodies(); ++i) {
+        const AffineBody& b = dw.body(i);
+        bodies.push_back({b.name, &b.mesh, b.motion});
+    }
+    writer.write_header(scene, bodies);
+    auto write = [&](int frame, const StepStats* stats) {
+        std::vector<VecX> q;
+        for (int i = 0; i < dw.num_bodies(); ++i) q.emplace_back(dw.q(i));
+        writer.write_frame(frame, dw.time(), q, stats);
+    };
+    write(0, nullptr);
+    for (int frame = 1; frame <= scene.frames; ++frame) {
+        StepStats stats;
+        for (int s = 0; s < scene.substeps; ++s) accumulate_substep(stats, dw.step(), s == 0);
+        write(frame, &stats);
+        check_signals();
+    }
+    w.restore_state(dw.capture_state());
+    return scene.frames;
+}
+
 int run_world(WorldHandle& h, const std::string& out, std::optional<int> frames, bool force,
               int workers) {
     if (workers < 1)
         throw InputError("workers: expected an integer >= 1, got " + std::to_string(workers));
     if (workers > 1) {
-        // ==== DISTRIBUTED SOLVER: PLACEHOLDER (issue 8, "run distributed with in-process
-        // workers") ====
-        // The distributed solver is being written separately. Once it exists, this is where
-        // World.run(workers=N) hands the scene to it with N in-process workers (and where a
-        // concord.DistributedRun binding goes); the output directory is the same.
-        PyErr_SetString(PyExc_NotImplementedError,
-                        ("workers=" + std::to_string(workers) +
-                         ": the distributed solver is not available yet; run with workers=1 "
-                         "(the default)")
-                            .c_str());
-        throw py::error_already_set();
+        return run_distributed(h, out, frames, force, workers);
     }
     if (frames && *frames < 0)
         throw InputError("frames: expected an integer >= 0, got " + std::to_string(*frames));
@@ -524,7 +556,9 @@ void bind_world(py::module_& m) {
              "bodies.json, meshes/, and frames.jsonl with frame 0 (the current state) and "
              "`frames` more (default: the scene's), each scene.substeps steps. Refuses a "
              "non-empty folder unless force. Returns the frames written after frame 0. "
-             "workers > 1 (distributed) raises NotImplementedError for now.")
+             "workers > 1 runs the distributed solver (consensus ADMM, docs/distributed.md) with "
+             "that many in-process workers split along the scene's distributed.axis, from the "
+             "current state; the world then holds the end state.")
         .def("__repr__", [](const WorldHandle& h) {
             return "World(\"" + h.world.spec().name + "\", " +
                    std::to_string(h.world.num_bodies()) + " bodies, t=" +

@@ -36,10 +36,17 @@ def test_output_writer_frame_by_frame(tmp_path):
     assert len((tmp_path / "o" / "frames.jsonl").read_text().splitlines()) == 2
 
 
-def test_distributed_run_is_not_available_yet(tmp_path):
-    w = concord.World(box_on_plane())
-    with pytest.raises(NotImplementedError, match="distributed solver"):
-        w.run(str(tmp_path / "d"), frames=1, workers=2)
+def test_distributed_run_writes_the_output_directory_with_admm_stats(root, tmp_path):
+    w = concord.World(root / "scenes/box-stack.json")
+    assert w.run(str(tmp_path / "d"), frames=2, workers=2) == 2
+    lines = [json.loads(l) for l in (tmp_path / "d" / "frames.jsonl").read_text().splitlines()]
+    assert len(lines) == 3
+    assert lines[2]["stats"]["workers"] == 2 and lines[2]["stats"]["admm_iterations"] >= 1
+    # The world takes the distributed run's end state.
+    assert w.time == pytest.approx(lines[2]["time"])
+    assert np.array_equal(w.q, np.array(lines[2]["q"]))
+    with pytest.raises(concord.InputError, match="workers"):
+        w.run(str(tmp_path / "e"), frames=1, workers=0)
 
 
 def test_the_gil_is_released_while_stepping(root):
