@@ -205,8 +205,43 @@ TEST(OutputWriter, RoundTripIsBitExact) {
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 128u) << "StepStats changed: update io/step_stats_json.cpp";
-    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
+    EXPECT_EQ(sizeof(StepStats), 264u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);  // no distributed keys by default
+    EXPECT_EQ(sizeof(DistributedStepStats), 128u)
+        << "DistributedStepStats changed: update io/step_stats_json.cpp";
+}
+
+TEST(OutputWriter, DistributedStatsRoundTrip) {
+    StepStats s;
+    DistributedStepStats d;
+    d.workers = 2;
+    d.admm_iterations = 17;
+    d.merge_blocked = 1;
+    d.primal_residual = 1e-4;
+    d.dual_residual = 2e-4;
+    d.t_sync = 0.25;
+    d.t_parallel = 1.5;
+    d.overlap_width = 0.3;
+    d.planes = {{0.5}, {}, {}};
+    d.owners = {0, 1, -1};
+    WorkerStepStats w;
+    w.bodies = 3;
+    w.shared = 1;
+    w.owned = 2;
+    d.per_worker = {w, w};
+    s.distributed = d;
+    const nlohmann::json j = step_stats_to_json(s);
+    EXPECT_EQ(j.at("admm_iterations"), 17);
+    EXPECT_EQ(j.at("per_worker").size(), 2u);
+    EXPECT_EQ(j.at("per_worker")[0].at("owned"), 2);
+    const StepStats back = step_stats_from_json(JsonNode(j, "frames.jsonl"));
+    ASSERT_TRUE(back.distributed.has_value());
+    EXPECT_EQ(back.distributed->admm_iterations, 17);
+    EXPECT_EQ(back.distributed->merge_blocked, 1);
+    EXPECT_EQ(back.distributed->primal_residual, 1e-4);
+    EXPECT_EQ(back.distributed->overlap_width, 0.3);
+    EXPECT_EQ(back.distributed->planes, d.planes);
+    EXPECT_EQ(back.distributed->owners, d.owners);
 }
 
 TEST(OutputWriter, RefusesANonEmptyFolderUnlessForced) {

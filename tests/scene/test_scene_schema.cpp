@@ -51,6 +51,11 @@ TEST(SceneSchema, RejectsWhatTheParserRejects) {
         R"({"solver": {"linear_solver": {"preconditioner": "ilu"}}})",
         R"({"solver": {"tolerance": 1e-3, "step_tol": 1e-3}})",
         R"({"solver": {"max_halvings": 31}})",
+        R"({"distributed": {"workers": 0}})",
+        R"({"distributed": {"axis": "w"}})",
+        R"({"distributed": {"penalty": "huge"}})",
+        R"({"distributed": {"load_balance": {"gain": 1}}})",
+        R"({"distributed": {"workers": 2, "grid": [2, 2]}})",
         R"({"materials": {"m": {"density": -1}}})",
         R"({"planes": [{"normal": [0, 0, 0]}]})",
         R"({"bodies": [{}]})",
@@ -100,6 +105,13 @@ TEST(SceneSchema, DefaultsMatchTheParser) {
     expect_defaults_match(linear.at("properties"), scene.at("solver").at("linear_solver"),
                           "solver.linear_solver");
     EXPECT_EQ(scene.at("solver").at("linear_solver").size(), linear.at("properties").size());
+
+    json distributed =
+        scene_to_json(parse_text(R"({"distributed": {"workers": 2}})")).at("distributed");
+    expect_defaults_match(defs.at("distributed").at("properties"), distributed, "distributed",
+                          {"workers"});
+    expect_defaults_match(defs.at("distributed").at("properties").at("load_balance").at("properties"),
+                          distributed.at("load_balance"), "distributed.load_balance");
 
     json planes = scene_to_json(parse_text(R"({"planes": [{}]})")).at("planes");
     expect_defaults_match(defs.at("plane").at("properties"), planes.at(0), "plane");

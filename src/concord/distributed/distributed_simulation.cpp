@@ -254,6 +254,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
 
     DistributedStepStats& ds = out.stats;
     ds.workers = N;
+    ds.overlap_width = cmd.width;
     const double theta = dspec_.theta;
     const int lag_rounds =
         model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
@@ -367,7 +368,9 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     double t_sync = 0.0;
     for (int w = 1; w <= N; ++w) {
         WorkerResult res = decode_result(transport_.receive(w, Tag::Result));
+        ds.owners.resize(static_cast<std::size_t>(model_.num_bodies()), -1);
         for (const BodyRecord& e : res.owned) {
+            ds.owners[static_cast<std::size_t>(e.id)] = w - 1;
             ++seen[static_cast<std::size_t>(e.id)];
             out.x.segment<12>(12 * e.id) = e.q;
             holders[static_cast<std::size_t>(e.id)] = e.holders;
@@ -431,6 +434,8 @@ const StepStats& DistributedSimulation::step() {
         ds.admm_iterations += o.stats.admm_iterations;
         ds.merge_blocked += o.stats.merge_blocked;
         ds.primal_residual = o.stats.primal_residual;
+        ds.owners = o.stats.owners;
+        ds.overlap_width = o.stats.overlap_width;
         ds.dual_residual = o.stats.dual_residual;
         ds.t_sync += o.stats.t_sync;
         ds.t_parallel += o.stats.t_parallel;

@@ -21,8 +21,9 @@ class MessageWriter {
     template <typename T>
     MessageWriter& put(const T& v) {
         static_assert(std::is_trivially_copyable_v<T>);
-        const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-        bytes_.insert(bytes_.end(), p, p + sizeof(T));
+        const std::size_t at = bytes_.size();
+        bytes_.resize(at + sizeof(T));
+        std::memcpy(bytes_.data() + at, &v, sizeof(T));
         return *this;
     }
     MessageWriter& put_vec12(const Vec12& v) {

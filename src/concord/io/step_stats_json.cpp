@@ -33,6 +33,8 @@ void add_distributed(const DistributedStepStats& d, nlohmann::json& j) {
                            {"load", w.load}});
     j["per_worker"] = std::move(workers);
     j["planes"] = d.planes;
+    j["owners"] = d.owners;
+    j["overlap_width"] = d.overlap_width;
 }
 
 }  // namespace
@@ -123,6 +125,20 @@ StepStats step_stats_from_json(const JsonNode& node) {
         if (auto m = node.find("merge_blocked")) d.merge_blocked = m->integer(0, kMaxCount);
         if (auto m = node.find("primal_residual")) d.primal_residual = m->non_negative_number();
         if (auto m = node.find("dual_residual")) d.dual_residual = m->non_negative_number();
+        if (auto m = node.find("overlap_width")) d.overlap_width = m->non_negative_number();
+        if (auto m = node.find("owners")) {
+            for (std::size_t i = 0, len = m->array_size(); i < len; ++i)
+                d.owners.push_back(m->element(i).integer(-1, 63));
+        }
+        if (auto m = node.find("planes")) {
+            for (std::size_t a = 0, len = m->array_size(); a < len; ++a) {
+                JsonNode axis = m->element(a);
+                std::vector<double> p;
+                for (std::size_t i = 0, k = axis.array_size(); i < k; ++i)
+                    p.push_back(axis.element(i).number());
+                d.planes.push_back(std::move(p));
+            }
+        }
         s.distributed = d;
     }
     return s;
@@ -170,6 +186,8 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
             f.t_sync += d.t_sync;
             f.t_parallel += d.t_parallel;
             f.planes = d.planes;
+            f.owners = d.owners;
+            f.overlap_width = d.overlap_width;
             for (std::size_t w = 0; w < f.per_worker.size() && w < d.per_worker.size(); ++w) {
                 WorkerStepStats& a = f.per_worker[w];
                 const WorkerStepStats& b = d.per_worker[w];

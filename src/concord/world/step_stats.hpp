@@ -36,6 +36,8 @@ struct DistributedStepStats {
     double t_parallel = 0.0;
     std::vector<WorkerStepStats> per_worker;
     std::vector<std::vector<double>> planes;  ///< plane positions per axis (x, y, z) after the step
+    double overlap_width = 0.0;  ///< w of the (last) substep, m: the shared region is |x - plane| < w/2
+    std::vector<int> owners;  ///< per body: the worker that owns it (0-based), -1 if static
 };
 
 struct StepStats {
