@@ -32,7 +32,7 @@ cmp -s "$tmp/a.png" "$tmp/b.png" && fail "frames 0 and 3 look the same" || ok "f
 [ "$(stat -c %s "$tmp/a.png")" -gt 2000 ] && ok "picture has content ($(stat -c %s "$tmp/a.png") bytes)" ||
     fail "picture looks empty"
 
-for mode in speed worker contacts; do
+for mode in speed contacts; do
     out="$("$concord" render "$tmp/out" --frame 2 --out "$tmp/$mode.png" --color "$mode" --width 160 --height 100 2>&1)" &&
         [ -n "$(png_size "$tmp/$mode.png")" ] && ok "--color $mode: $(tr '\n' ' ' <<<"$out")" ||
         fail "--color $mode: $out"
@@ -66,6 +66,8 @@ bad not-png "expected a .png file name" "$tmp/out" --out "$tmp/x.jpg"
 bad bad-camera "--camera: expected 3 numbers" "$tmp/out" --out "$tmp/x.png" --camera 1,2
 bad bad-color "--color" "$tmp/out" --out "$tmp/x.png" --color rainbow
 bad both-frame-options "excludes" "$tmp/out" --out "$tmp/x" --frame 1 --frames 1:2
+# Worker colours need a distributed run (tests/cli/render_worker_colours.sh renders one).
+bad worker-single-machine "frames.jsonl: --color worker needs a distributed run" "$tmp/out" --out "$tmp/x.png" --color worker
 bad unwritable "cannot write PNG" "$tmp/out" --out "$tmp/no/such/dir/x.png"
 
 echo "$passed passed, $failures failed"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The web viewer in a real browser: `concord view` serves two small runs (one with the optional
-# distributed-run fields, one with an unreadable frame line) and tests/viewer/viewer_browser_test.mjs
+# The web viewer in a real browser: `concord view` serves three small runs (a synthetic one with
+# the distributed-run stats, a single-machine one with an unreadable frame line, and a real
+# `concord run scenes/box-stack.json --frames 3 --workers 2`) and tests/viewer/viewer_browser_test.mjs
 # drives headless chromium through them. Needs what scripts/setup.sh installs: chromium, node
 # and viewer/node_modules + viewer/dist; exits 77 (skip) naming what is missing otherwise.
 set -uo pipefail
@@ -26,9 +27,11 @@ command -v node >/dev/null || { echo "SKIP: node not found (run scripts/setup.sh
 make="$src/tests/viewer/make_synthetic_output.mjs"
 node "$make" "$tmp/good" --bodies 12 --frames 30 --distributed >/dev/null || exit 1
 node "$make" "$tmp/broken" --bodies 4 --frames 10 --bad-line 6 >/dev/null || exit 1
+"$concord" run "$src/scenes/box-stack.json" --frames 3 --workers 2 --out "$tmp/dist" >"$tmp/dist-run.log" 2>&1 ||
+    { echo "FAIL distributed run: $(cat "$tmp/dist-run.log")"; exit 1; }
 
 serve() {  # serve DIR LOG: starts concord view, prints its URL
-    "$concord" view "$1" --max-seconds 120 >"$2" 2>&1 &
+    "$concord" view "$1" --max-seconds 180 >"$2" 2>&1 &
     pids+=($!)
     for _ in $(seq 100); do
         if grep -q 'http://127.0.0.1:' "$2"; then
@@ -42,4 +45,5 @@ serve() {  # serve DIR LOG: starts concord view, prints its URL
 }
 good="$(serve "$tmp/good" "$tmp/good.log")" || exit 1
 broken="$(serve "$tmp/broken" "$tmp/broken.log")" || exit 1
-CHROMIUM="$chromium" timeout 90 node "$src/tests/viewer/viewer_browser_test.mjs" "$src/viewer" "$good" "$broken"
+dist="$(serve "$tmp/dist" "$tmp/dist.log")" || exit 1
+CHROMIUM="$chromium" timeout 120 node "$src/tests/viewer/viewer_browser_test.mjs" "$src/viewer" "$good" "$broken" "$dist"

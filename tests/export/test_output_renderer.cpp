@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "concord/export/frame_selection.hpp"
 #include "concord/export/output_renderer.hpp"
 #include "concord/export/palette.hpp"
 #include "concord/export/plots.hpp"
@@ -63,21 +68,108 @@ TEST(OutputRenderer, DrawsBodiesAndPlanesInTheFittedView) {
     EXPECT_GT(differing_pixels(images[1], opt.background), bodies_only + 500);
 }
 
-TEST(OutputRenderer, ColourModesWithoutDataFallBackWithANote) {
+TEST(OutputRenderer, ColourModesWithoutData) {
     test::HandMadeOutput out("render_modes", 1, 2);
     OutputReader reader(out.str());
     auto meshes = reader.load_meshes();
     const RunOverview o = survey_run(reader, meshes, false);
+    EXPECT_TRUE(o.first_owners.empty());
     RenderOptions opt;
+    // Worker colours of a single-machine run: an error, not a picture in body colours.
     opt.colour = ColourMode::Worker;
-    EXPECT_TRUE(
-        test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(), "stats.workers"));
+    EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }),
+                               "/frames.jsonl: --color worker needs a distributed run"));
+    // Per-body contact counts are not in frames.jsonl: body colours with a note.
     opt.colour = ColourMode::Contacts;
     EXPECT_TRUE(test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(),
                                "stats.body_contacts"));
     EXPECT_TRUE(test::contains(test::error_of([] { parse_colour_mode("rainbow"); }),
                                "--color: expected body"));
     EXPECT_EQ(parse_colour_mode("speed"), ColourMode::Speed);
+}
+
+/// Adds what `concord run --workers 2` writes to frames 1.. of a hand-made run: body b owned by
+/// worker owners(k)[b] in frame k; frame 0 keeps default stats, as in a real run.
+void make_distributed(const test::HandMadeOutput& out,
+                      const std::function<std::vector<int>(int)>& owners) {
+    const std::string path = out.str() + "/frames.jsonl";
+    std::ifstream in(path);
+    std::string line, text;
+    for (int k = 0; std::getline(in, line); ++k) {
+        nlohmann::json j = nlohmann::json::parse(line);
+        if (k > 0) {
+            j["stats"]["admm_iterations"] = 3;
+            j["stats"]["workers"] = 2;
+            j["stats"]["owners"] = owners(k);
+            j["stats"]["planes"] = {{1.0}, nlohmann::json::array(), nlohmann::json::array()};
+            j["stats"]["overlap_width"] = 0.1;
+        }
+        text += j.dump() + "\n";
+    }
+    in.close();
+    test::write_file(path, text);
+}
+
+TEST(OutputRenderer, WorkerColoursFollowTheOwnersOfTheFrame) {
+    test::HandMadeOutput out("render_workers", 3, 3, true);
+    // Body 0 moves from worker 0 to worker 1 in frame 2; body 2 is static (-1).
+    make_distributed(out, [](int k) { return std::vector<int>{k < 2 ? 0 : 1, 1, -1}; });
+    OutputReader reader(out.str());
+    auto meshes = reader.load_meshes();
+    const RunOverview o = survey_run(reader, meshes, false);
+    EXPECT_EQ(o.first_owners, std::vector<int>({0, 1, -1}));
+    RenderOptions opt;
+    opt.width = 160;
+    opt.height = 90;
+    opt.supersample = 1;
+    opt.planes = false;
+    opt.colour = ColourMode::Worker;
+    // Count pixels that are (shaded) multiples of a colour: x = c * s, s in [0.35, 1].
+    auto share_of = [](const Image& img, const Rgb& c) {
+        int n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x) {
+                const auto* p = img.pixel(x, y);
+                const double s = p[0] / 255.0 / c[0];
+                bool match = s > 0.3 && s < 1.01;
+                for (int k = 1; k < 3; ++k)
+                    match = match && std::abs(p[k] / 255.0 - s * c[k]) < 0.02;
+                n += match;
+            }
+        return n;
+    };
+    OutputRenderer renderer(reader, meshes, opt, o);
+    EXPECT_TRUE(renderer.colour_note().empty());
+    std::vector<Image> images;
+    for_each_selected_frame(reader, parse_frame_selection("0:2", "--frames"),
+                            [&](const FrameRecord& r) { images.push_back(renderer.render(r)); });
+    ASSERT_EQ(images.size(), 3u);
+    const Rgb blue = worker_colour(0), orange = worker_colour(1), grey = worker_colour(-1);
+    // Frame 0 (default stats) shows frame 1's owners: worker 0 (blue) and 1 (orange), static grey.
+    for (int f : {0, 1}) {
+        EXPECT_GT(share_of(images[f], blue), 100) << f;
+        EXPECT_GT(share_of(images[f], orange), 30) << f;
+        EXPECT_GT(share_of(images[f], grey), 100) << f;
+    }
+    // In frame 2 body 0 belongs to worker 1: no blue is left.
+    EXPECT_EQ(share_of(images[2], blue), 0);
+    EXPECT_GT(share_of(images[2], orange), share_of(images[1], orange) + 100);
+    // No body colour is drawn in worker mode.
+    EXPECT_EQ(share_of(images[1], body_colour(0)), 0);
+
+    // A frame whose owners do not match the bodies is named.
+    make_distributed(out, [](int k) {
+        return k < 2 ? std::vector<int>{0, 1, -1} : std::vector<int>{0};
+    });
+    OutputReader bad_reader(out.str());
+    const RunOverview bad = survey_run(bad_reader, meshes, false);
+    OutputRenderer bad_renderer(bad_reader, meshes, opt, bad);
+    EXPECT_TRUE(test::contains(test::error_of([&] {
+                                   for_each_selected_frame(
+                                       bad_reader, single_frame(2),
+                                       [&](const FrameRecord& r) { bad_renderer.render(r); });
+                               }),
+                               "frame 2: stats.owners has 1 entries, expected 3"));
 }
 
 TEST(OutputRenderer, ExplicitCameraIsUsed) {

@@ -7,9 +7,11 @@
 //        [--distinct-meshes] [--distributed] [--bad-line K]
 //
 // --triangles is per body (about; a UV sphere is used). --distinct-meshes gives every body its
-// own slightly different mesh, the worst case for instancing. --distributed adds
-// stats.partition, stats.workers and stats.body_contacts. --bad-line K writes garbage as
-// line K (1-based) of frames.jsonl.
+// own slightly different mesh, the worst case for instancing. --distributed adds, from frame 1
+// on (frame 0 of a distributed run has default stats, as `concord run --workers` writes it), the
+// distributed-run stats of docs/distributed.md (admm_iterations, t_sync, t_parallel, workers,
+// per_worker, planes, overlap_width, owners) and the optional stats.body_contacts.
+// --bad-line K writes garbage as line K (1-based) of frames.jsonl.
 import { mkdirSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -101,10 +103,14 @@ for (let k = 0; k < frames; ++k) {
     candidates: 2 * bodies, min_distance: 1e-4, t_coll: 0.001 * (1 + (k % 3)), t_solve: 0.002,
     t_frame: 0.004 + 0.001 * (k % 3),
   };
-  if (distributed) {
+  if (distributed && k > 0) {
+    const perWorker = [0, 1].map((w) => ({
+      bodies: workers.filter((x) => x === w).length, shared: 0, owned: workers.filter((x) => x === w).length,
+      owned_mass: 1, newton_iterations: 3, contacts: 0, t_compute: 0.001, t_sync: 0.0005, load: 1,
+    }));
     Object.assign(stats, {
-      admm_iterations: 5 + (k % 7), t_sync: 0.0005, workers, body_contacts: contacts,
-      partition: { planes: [{ point: [0.01 * Math.sin(t), 0, 0], normal: [1, 0, 0], overlap: 0.1 }] },
+      admm_iterations: 5 + (k % 7), t_sync: 0.0005, t_parallel: 0.003, workers: 2, per_worker: perWorker,
+      planes: [[0.01 * Math.sin(t)], [], []], overlap_width: 0.1, owners: workers, body_contacts: contacts,
     });
   }
   const num = (x) => +x.toFixed(9);

@@ -35,22 +35,42 @@ test('frames: a broken line keeps the frames before it and names the line', () =
     [line(0) + '\n' + line(0), /line 2: "frame" must be an integer larger than 0/],
     [JSON.stringify({ frame: 0, time: 0, q: [row(0)], stats: {} }), /"q" must have 2 rows/],
     [JSON.stringify({ frame: 0, time: 0, q: [row(0), [1, 2]], stats: {} }), /q\[1\]: expected at least 12 numbers/],
-    [JSON.stringify({ frame: 0, time: 0, q: [row(0), row(0)], stats: { workers: [0] } }), /stats\.workers: expected 2 numbers/],
+    [JSON.stringify({ frame: 0, time: 0, q: [row(0), row(0)], stats: { owners: [0] } }), /stats\.owners: expected 2 integers/],
+    [JSON.stringify({ frame: 0, time: 0, q: [row(0), row(0)], stats: { owners: [0, 0.5] } }), /stats\.owners: expected 2 integers/],
+    [JSON.stringify({ frame: 0, time: 0, q: [row(0), row(0)], stats: { planes: [[0], 'x'] } }), /stats\.planes: expected up to 3 arrays/],
+    [JSON.stringify({ frame: 0, time: 0, q: [row(0), row(0)], stats: { planes: [[0]], overlap_width: -1 } }), /stats\.overlap_width/],
   ]) {
     assert.match(parseFrames(text, 2).error, message);
   }
 });
 
-test('frames: the optional distributed fields are read', () => {
-  const partition = { planes: [{ point: [0, 0, 0], normal: [1, 0, 0] }], overlap: 0.2 };
-  const f = parseFrames(line(0, { workers: [1, 0], body_contacts: [3, 0], partition, admm_iterations: 7 }), 2);
+test('frames: the distributed-run fields are read (owners, planes, overlap_width)', () => {
+  // As `concord run --workers 2` writes them: frame 0 has default stats, later frames the rest.
+  const dist = (owners, planes) => ({
+    admm_iterations: 7, t_sync: 0.001, t_parallel: 0.002, workers: 2, owners, planes, overlap_width: 0.2,
+    per_worker: [{ bodies: 1 }, { bodies: 1 }], body_contacts: [3, 0],
+  });
+  const f = parseFrames([line(0), line(1, dist([1, -1], [[0.5], [], [1, 2]])), line(2, dist([0, -1], [[0.25], [], []]))].join('\n'), 2);
   assert.equal(f.error, null);
-  assert.deepEqual(Array.from(f.workers), [1, 0]);
-  assert.deepEqual(Array.from(f.bodyContacts), [3, 0]);
-  assert.equal(f.partitions[0].planes[0].overlap, 0.2);  // the partition-wide default applies
-  assert.equal(f.stats[0].admm_iterations, 7);
-  const bad = parseFrames(line(0, { partition: { planes: [{ point: [0, 0] }] } }), 2);
-  assert.match(bad.error, /stats\.partition\.planes\[0\]/);
+  assert.equal(f.workerCount, 2);  // stats.workers is the worker count, not per body
+  assert.deepEqual(Array.from(f.workers), [1, -1, 1, -1, 0, -1]);  // frame 0 shows frame 1's owners
+  assert.deepEqual(Array.from(f.bodyContacts.subarray(2)), [3, 0, 3, 0]);
+  assert.deepEqual(f.partitions[1].planes, [
+    { axis: 0, position: 0.5, overlap: 0.2 }, { axis: 2, position: 1, overlap: 0.2 }, { axis: 2, position: 2, overlap: 0.2 }]);
+  assert.equal(f.partitions[0], f.partitions[1]);  // and frame 1's planes
+  assert.deepEqual(f.partitions[2].planes, [{ axis: 0, position: 0.25, overlap: 0.2 }]);
+  assert.equal(f.stats[1].admm_iterations, 7);
+  assert.equal(f.stats[1].t_parallel, 0.002);
+  assert.equal(f.stats[1].owners, undefined);  // moved into the typed array
+  // A later frame without the fields keeps the last earlier frame's.
+  const g = parseFrames([line(0, dist([1, 0], [[0]])), line(1)].join('\n'), 2);
+  assert.deepEqual(Array.from(g.workers), [1, 0, 1, 0]);
+  assert.equal(g.partitions[1], g.partitions[0]);
+  // A single-machine run has none of it.
+  const h = parseFrames([line(0), line(1)].join('\n'), 2);
+  assert.equal(h.workers, null);
+  assert.equal(h.workerCount, 0);
+  assert.deepEqual(h.partitions, [null, null]);
 });
 
 test('obj: polygons become fans, negative and slashed indices work', () => {

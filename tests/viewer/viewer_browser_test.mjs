@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 // Browser test of the web viewer: headless Debian chromium driven by playwright-core.
-//   node viewer_browser_test.mjs VIEWER_DIR URL_OF_A_DISTRIBUTED_RUN URL_OF_A_BROKEN_RUN
-// The first URL serves a small run with the optional distributed fields (docs/viewer.md), the
-// second one whose frames.jsonl has an unreadable line. Checks: the page loads without console
-// errors; Play advances the frame counter; the canvas is not blank; the stats plot has one point
-// per frame; colouring by worker uses the run's worker ids; the partition overlay is offered; an
-// unreadable frame and a missing output directory give readable messages, not a blank page.
-// Prints "N passed, M failed" and exits 1 on any failure.
+//   node viewer_browser_test.mjs VIEWER_DIR URL_OF_A_SYNTHETIC_DISTRIBUTED_RUN URL_OF_A_BROKEN_RUN
+//        [URL_OF_A_REAL_DISTRIBUTED_RUN]
+// The first URL serves a small synthetic run with the distributed-run stats (docs/viewer.md),
+// the second a single-machine run whose frames.jsonl has an unreadable line, the optional third
+// a run of `concord run --workers 2`. Checks: the page loads without console errors; Play
+// advances the frame counter; the canvas is not blank; the stats plot has one point per frame;
+// colouring by worker uses the run's owners (frame 0 those of frame 1, static bodies grey); the
+// partition planes and overlap slabs of the frame on screen are drawn; a single-machine run
+// offers neither; an unreadable frame and a missing output directory give readable messages,
+// not a blank page. Prints "N passed, M failed" and exits 1 on any failure.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const [viewerDir, goodUrl, brokenUrl] = process.argv.slice(2);
+const [viewerDir, goodUrl, brokenUrl, distributedUrl] = process.argv.slice(2);
 const { chromium } = createRequire(join(viewerDir, 'package.json'))('playwright-core');
+const { workerColour } = await import(pathToFileURL(join(viewerDir, 'src', 'palette.js')).href);
 
 let passed = 0, failed = 0;
 function check(name, ok, detail = '') {
@@ -65,6 +70,53 @@ async function canvasContent(page) {
   }, png.toString('base64'));
 }
 
+const near = (a, b) => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]) < 1e-6);
+
+/** A run of `concord run --workers 2`: its own frames.jsonl says what the page must show. */
+async function checkDistributedRun(url) {
+  const text = await (await fetch(new URL('data/frames.jsonl', url))).text();
+  const lines = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const { page, problems } = await openViewer(url);
+  const state = await page.evaluate(() => ({ ...window.concordViewer }));
+  check('distributed run: loads', state.state === 'ready' && state.frameCount === lines.length,
+    `${state.bodyCount} bodies, ${state.frameCount} frames`);
+  check('distributed run: no console errors', problems.length === 0, problems.join(' | '));
+  check('distributed run: no message shown', await page.locator('#message').isHidden());
+  check('distributed run: ADMM iterations plotted',
+    (await page.locator('#plot-iterations polyline[data-series="admm_iterations"]').count()) === 1);
+
+  await page.selectOption('#colour-mode', 'worker');
+  const legend = await page.locator('#legend').textContent();
+  check('distributed run: colour by worker selectable', /worker 0/.test(legend) && /worker 1/.test(legend), `legend "${legend}"`);
+  // Every body in the colour of its owner; frame 0 (default stats) shows frame 1's owners.
+  for (const f of [0, lines.length - 1]) {
+    await page.evaluate((k) => window.concordViewer.seek(k), f);
+    const owners = lines[Math.max(1, f)].stats.owners;
+    const got = await page.evaluate(() => ({ owners: window.concordViewer.owners(), colours: window.concordViewer.bodyColours() }));
+    const want = owners.flatMap((w) => workerColour(w));
+    check(`distributed run: frame ${f} coloured by its owners`, JSON.stringify(got.owners) === JSON.stringify(owners) &&
+      near(got.colours, want) && owners.includes(0) && owners.includes(1),
+    `owners ${JSON.stringify(got.owners)}`);
+
+    const s = lines[Math.max(1, f)].stats;
+    const planes = s.planes.flatMap((axis, a) => axis.map((p) => [a, p]));
+    const drawn = await page.evaluate(() => window.concordViewer.partition());
+    check(`distributed run: frame ${f} partition planes drawn`, planes.length > 0 &&
+      drawn.planes.length === planes.length &&
+      drawn.planes.every((d, i) => d.normal === planes[i][0] && Math.abs(d.position[planes[i][0]] - planes[i][1]) < 1e-6 &&
+        d.size.every((x) => x > 0)) &&
+      drawn.slabs.length === planes.length && drawn.slabs.every((w) => Math.abs(w - s.overlap_width) < 1e-9),
+    JSON.stringify(drawn));
+  }
+  const content = await canvasContent(page);
+  check('distributed run: canvas is not blank', content.share > 0.02, `${(100 * content.share).toFixed(1)}% non-background`);
+  await page.uncheck('#show-partition');
+  check('distributed run: partition toggle hides the planes',
+    (await page.evaluate(() => window.concordViewer.partition())).planes.length === 0);
+  check('distributed run: still no console errors', problems.length === 0, problems.join(' | '));
+  await page.close();
+}
+
 try {
   // --- a good run ---------------------------------------------------------------------------
   const { page, problems } = await openViewer(goodUrl);
@@ -96,10 +148,17 @@ try {
 
   await page.selectOption('#colour-mode', 'worker');
   const legend = await page.locator('#legend').textContent();
-  check('colour by worker uses the run\'s worker ids', !/no worker ids/.test(legend), `legend "${legend}"`);
+  check('colour by worker uses the run\'s owners', /worker 1/.test(legend) && !/not a distributed run/.test(legend),
+    `legend "${legend}"`);
   await page.selectOption('#colour-mode', 'speed');
   check('colour by speed shows a scale', /m\/s/.test(await page.locator('#legend').textContent()));
   check('partition overlay is offered', await page.locator('#show-partition').isEnabled());
+  const drawn = await page.evaluate(() => window.concordViewer.partition());
+  check('partition plane and overlap slab drawn', drawn.planes.length === 1 && drawn.planes[0].normal === 0 &&
+    drawn.slabs.length === 1 && Math.abs(drawn.slabs[0] - 0.1) < 1e-9, JSON.stringify(drawn));
+  const timeSeries = await page.locator('#plot-time polyline').evaluateAll((ls) => ls.map((l) => l.dataset.series));
+  check('time plot splits off sync and parallel time', timeSeries.includes('t_sync') && timeSeries.includes('t_parallel'),
+    timeSeries.join(','));
 
   await page.evaluate(() => window.concordViewer.seek(3));
   check('seek moves the slider', (await page.locator('#slider').inputValue()) === '3');
@@ -113,6 +172,18 @@ try {
   check('unreadable frame is reported', b.state === 'ready' && /frames\.jsonl: line 6:/.test(message) &&
     (await broken.page.locator('#message').isVisible()), `"${message}"`);
   check('frames before it stay viewable', b.frameCount === 5, `${b.frameCount} frames`);
+  // A single-machine run: no worker colours, no partition, no ADMM plot (as before distribution).
+  check('single-machine run: partition toggle disabled', await broken.page.locator('#show-partition').isDisabled());
+  check('single-machine run: no partition drawn',
+    (await broken.page.evaluate(() => window.concordViewer.partition())).planes.length === 0);
+  check('single-machine run: no ADMM or sync series',
+    (await broken.page.locator('polyline[data-series="admm_iterations"], polyline[data-series="t_sync"]').count()) === 0);
+  await broken.page.selectOption('#colour-mode', 'worker');
+  const singleLegend = await broken.page.locator('#legend').textContent();
+  const singleColours = await broken.page.evaluate(() => window.concordViewer.bodyColours());
+  const bodyMode = await broken.page.evaluate(() => { window.concordViewer.setColourMode('body'); return window.concordViewer.bodyColours(); });
+  check('single-machine run: worker colouring says why and keeps body colours',
+    /not a distributed run/.test(singleLegend) && JSON.stringify(singleColours) === JSON.stringify(bodyMode), `legend "${singleLegend}"`);
   await broken.page.close();
 
   // --- no output directory at that address ---------------------------------------------------
@@ -122,6 +193,8 @@ try {
   check('missing output gives a readable message', m.state === 'error' && /scene\.json|bodies\.json/.test(text) &&
     (await missing.page.locator('#message').isVisible()), `"${text}"`);
   await missing.page.close();
+
+  if (distributedUrl) await checkDistributedRun(distributedUrl);
 } catch (e) {
   check('browser session', false, e.message.split('\n')[0]);
 } finally {

@@ -105,7 +105,6 @@ AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies
 }
 
 void AdmmWorker::step(const StepCommand& cmd) {
-    const auto t_step = Clock::now();
     double t_compute = 0.0, t_pack = 0.0;
     const double transfer0 = transport_.transfer_seconds();
     const int N = transport_.num_workers();
@@ -302,6 +301,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
         model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
     for (int round = 0; round < lag_rounds && !failed; ++round) {
         t0 = Clock::now();
+        sys.set_barrier_stiffness(kappa);  // friction's normal forces at the step's stiffness
         sys.lag_friction(x);
         for (SharedBody& sb : shared) {
             // z^1 = q~ (the paper's initial consensus); later lag rounds restart from the merge.
@@ -500,7 +500,6 @@ void AdmmWorker::step(const StepCommand& cmd) {
     result.t_compute = t_compute;
     result.t_sync = t_pack + (transport_.transfer_seconds() - transfer0);
     result.load = cmd.spec.load_balance.measure == LoadMeasure::Time ? t_compute : load;
-    (void)t_step;
     transport_.send(0, Tag::Result, encode(result));
 
     // 6. Keep the end state or go back to the start, as the controller decides.

@@ -1,6 +1,7 @@
 #include "concord/export/output_renderer.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "concord/export/affine_map.hpp"
 #include "concord/export/software_rasterizer.hpp"
@@ -83,6 +84,8 @@ RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& m
                 previous[b] = c;
             }
         }
+        if (o.first_owners.empty() && r.stats.distributed)
+            o.first_owners = r.stats.distributed->owners;
         o.frames.push_back(r.frame);
         o.times.push_back(r.time);
     }
@@ -106,14 +109,18 @@ OutputRenderer::OutputRenderer(const OutputReader& reader, std::vector<TriMesh> 
         camera_ = parse_camera(options_.camera, camera_.target, up, options_.fov_deg);
     for (const TriMesh& m : meshes_) triangles_ += m.num_faces();
 
-    // Worker ids and per-body contact counts are optional stats of distributed runs
-    // (docs/viewer.md); this reader does not carry them yet, so those modes fall back.
+    // Owners come with every frame of a distributed run (but frame 0); asking for worker colours
+    // of a single-machine run is a mistake worth stopping for, not a picture in body colours.
     if (mode_ == ColourMode::Worker) {
-        colour_note_ = "no worker ids (stats.workers) available: using body colours";
-        mode_ = ColourMode::Body;
+        if (overview_.first_owners.empty())
+            throw InputError(reader.directory() +
+                             "/frames.jsonl: --color worker needs a distributed run (no frame has "
+                             "stats.owners; run with --workers N)");
+        check_owners(overview_.first_owners, "the first frame with owners");
     } else if (mode_ == ColourMode::Contacts) {
+        // frames.jsonl has the total and per-worker contact counts, not one per body.
         colour_note_ =
-            "no per-body contact counts (stats.body_contacts) available: using body colours";
+            "no per-body contact counts in frames.jsonl (stats.body_contacts): using body colours";
         mode_ = ColourMode::Body;
     } else if (mode_ == ColourMode::Speed && overview_.speeds.empty()) {
         colour_note_ = "speeds were not surveyed: using body colours";
@@ -121,9 +128,24 @@ OutputRenderer::OutputRenderer(const OutputReader& reader, std::vector<TriMesh> 
     }
 }
 
+void OutputRenderer::check_owners(const std::vector<int>& owners, const std::string& where) const {
+    if (owners.size() != meshes_.size())
+        throw InputError(reader_.directory() + "/frames.jsonl: " + where + ": stats.owners has " +
+                         std::to_string(owners.size()) + " entries, expected " +
+                         std::to_string(meshes_.size()) + " (one per body)");
+}
+
 std::vector<Rgb> OutputRenderer::body_colours(const FrameRecord& frame) const {
     const std::size_t n = meshes_.size();
     std::vector<Rgb> colours(n);
+    if (mode_ == ColourMode::Worker) {
+        const bool own = frame.stats.distributed && !frame.stats.distributed->owners.empty();
+        const std::vector<int>& owners =
+            own ? frame.stats.distributed->owners : overview_.first_owners;
+        if (own) check_owners(owners, "frame " + std::to_string(frame.frame));
+        for (std::size_t b = 0; b < n; ++b) colours[b] = worker_colour(owners[b]);
+        return colours;
+    }
     if (mode_ == ColourMode::Speed) {
         const auto it =
             std::lower_bound(overview_.frames.begin(), overview_.frames.end(), frame.frame);

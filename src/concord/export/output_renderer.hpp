@@ -37,6 +37,10 @@ struct RunOverview {
     Eigen::AlignedBox3d bounds;
     std::vector<float> speeds;  ///< frames.size() x bodies, when asked for
     double max_speed = 0.0;
+    /// stats.owners of the first frame that has them (distributed runs, docs/distributed.md):
+    /// what frames without owners show, such as frame 0, whose stats are the defaults. Empty
+    /// for a single-machine run.
+    std::vector<int> first_owners;
 };
 
 RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& meshes,
@@ -52,11 +56,14 @@ class OutputRenderer {
 
     const Camera& camera() const { return camera_; }
     /// Empty, or why the requested colour mode could not be used (then bodies get body colours).
+    /// ColourMode::Worker on a run without stats.owners is an InputError instead.
     const std::string& colour_note() const { return colour_note_; }
     long triangles_per_frame() const { return triangles_; }
 
   private:
     std::vector<Rgb> body_colours(const FrameRecord& frame) const;
+    /// InputError naming `where` unless there is one owner per body.
+    void check_owners(const std::vector<int>& owners, const std::string& where) const;
 
     const OutputReader& reader_;
     std::vector<TriMesh> meshes_;

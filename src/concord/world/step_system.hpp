@@ -100,6 +100,7 @@ class StepSystem {
     NewtonStats newton(VecX& x, double kappa, const SolverParams& params,
                        std::optional<SolverClock::time_point> deadline);
     double barrier_stiffness() const { return barrier_->stiffness(); }
+    void set_barrier_stiffness(double kappa) { barrier_->set_stiffness(kappa); }
     /// Largest collision-free fraction of the straight path x0 -> x1 (1 when free), by CCD.
     double ccd_fraction(const VecX& x0, const VecX& x1);
     /// x with every kinematic body on its prescribed end pose, if CCD allows the move (x itself

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# `concord render --color worker` on a real distributed run (`concord run --workers 2`): bodies
+# in the colours of their owning workers from the frame's stats.owners (frame 0, whose stats are
+# the defaults, shows frame 1's owners), and a one-line error with exit code 2 for a
+# single-machine run. Pixels are checked by decoding the PNG with python3's zlib.
+set -uo pipefail
+concord="$1"
+src="$2"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+passed=0
+fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
+ok() { echo "ok   $*"; passed=$((passed + 1)); }
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+
+"$concord" run "$src/scenes/box-stack.json" --frames 3 --workers 2 --out "$tmp/dist" >"$tmp/run.log" 2>&1 ||
+    { echo "FAIL distributed run: $(cat "$tmp/run.log")"; exit 1; }
+"$concord" run "$src/scenes/box-stack.json" --frames 2 --out "$tmp/single" >"$tmp/run1.log" 2>&1 ||
+    { echo "FAIL single-machine run: $(cat "$tmp/run1.log")"; exit 1; }
+
+# count_colours PNG R,G,B ...: for each colour (0-1 floats) how many pixels are a shaded version
+# of it (pixel = colour * s with s in [0.3, 1], the flat shading of docs/viewer.md).
+count_colours() {
+    python3 - "$@" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        assert depth == 8 and ctype == 2, "expected 8-bit RGB"
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw, stride, rows, prev = zlib.decompress(idat), 3 * w, [], bytearray(3 * w)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - 3] if i >= 3 else 0
+        b, c = prev[i], (prev[i - 3] if i >= 3 else 0)
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line)
+    prev = line
+counts = []
+for spec in sys.argv[2:]:
+    col = [float(x) for x in spec.split(",")]
+    n = 0
+    for line in rows:
+        for x in range(w):
+            px = [line[3 * x + k] / 255 for k in range(3)]
+            s = px[0] / col[0]
+            n += 0.3 < s < 1.01 and all(abs(px[k] - s * col[k]) < 0.02 for k in range(3))
+    counts.append(str(n))
+print(" ".join(counts))
+PY
+}
+# Worker colours 0 and 1 (src/concord/export/palette.cpp) and body 0's colour.
+w0="0.12,0.47,0.71"
+w1="1.0,0.50,0.05"
+b0="0.7975,0.3025,0.3025"
+
+python3 - "$tmp/dist/frames.jsonl" >"$tmp/owners.txt" <<'PY' || fail "frames.jsonl has no owners"
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+assert "owners" not in frames[0]["stats"]
+for f in frames[1:]:
+    print(f["frame"], " ".join(map(str, f["stats"]["owners"])))
+PY
+owners_of() { awk -v k="$1" '$1 == k { $1 = ""; print }' "$tmp/owners.txt"; }
+echo "owners per frame: $(tr '\n' ';' <"$tmp/owners.txt")"
+
+for k in 0 1 3; do
+    out="$("$concord" render "$tmp/dist" --frame "$k" --color worker --out "$tmp/w$k.png" --width 240 --height 240 \
+        --supersample 1 --no-planes 2>&1)" || { fail "--color worker --frame $k: $out"; continue; }
+    owners="$(owners_of $((k == 0 ? 1 : k)))"
+    read -r n0 n1 nb <<<"$(count_colours "$tmp/w$k.png" "$w0" "$w1" "$b0")"
+    has0=0; has1=0
+    grep -qw 0 <<<"$owners" && has0=1
+    grep -qw 1 <<<"$owners" && has1=1
+    # A worker that owns bodies shows up; one that owns none does not; body colours never do.
+    if [ $(( n0 > 50 )) -eq "$has0" ] && [ $(( n1 > 50 )) -eq "$has1" ] && [ "$nb" -eq 0 ] &&
+        [ $((has0 + has1)) -ge 1 ]; then
+        ok "--color worker --frame $k: owners [$owners]: $n0 px worker 0, $n1 px worker 1, $nb px body colour"
+    else
+        fail "--color worker --frame $k: owners [$owners]: $n0 px worker 0, $n1 px worker 1, $nb px body colour"
+    fi
+done
+# The same frame in body colours has no worker colours.
+"$concord" render "$tmp/dist" --frame 1 --out "$tmp/b1.png" --width 240 --height 240 --supersample 1 --no-planes \
+    >/dev/null 2>&1
+read -r n0 n1 nb <<<"$(count_colours "$tmp/b1.png" "$w0" "$w1" "$b0")"
+[ "$nb" -gt 50 ] && [ "$n0" -eq 0 ] && ok "--color body: body colours ($nb px)" ||
+    fail "--color body: $n0 px worker 0, $nb px body 0"
+# A sequence in worker colours.
+"$concord" render "$tmp/dist" --frames 0:3 --color worker --out "$tmp/seq" --width 80 --height 60 --no-video \
+    >/dev/null 2>&1 && [ "$(ls "$tmp/seq"/frame_*.png | wc -l)" -eq 4 ] && ok "--frames 0:3 --color worker" ||
+    fail "--frames 0:3 --color worker"
+
+# A single-machine run has no owners: one line, exit code 2.
+o="$("$concord" render "$tmp/single" --frame 1 --color worker --out "$tmp/x.png" 2>&1)"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$o")" -eq 1 ] && grep -q "frames.jsonl: --color worker needs a distributed run" <<<"$o" &&
+    [ ! -e "$tmp/x.png" ] && ok "single-machine run: $o" || fail "single-machine run: rc $rc: $o"
+
+echo "$passed passed, $failures failed"
+[ "$failures" -eq 0 ]
