@@ -190,27 +190,46 @@ void check_options(const RunOptions& opt) {
         throw InputError("--reference: only meaningful together with --admm-trace FILE");
 }
 
-/// --admm-trace: one JSON line per ADMM iteration.
+/// --admm-trace: one JSON line per ADMM iteration, in the trace format `concord plot` reads
+/// (docs/export.md): frame and iteration (from 0, counting on through the frame's time steps,
+/// retries and friction rounds), primal/dual residuals, rho, mse; then the details.
 class TraceFile {
   public:
-    explicit TraceFile(const std::string& path) : out_(path, std::ios::trunc) {
+    TraceFile(const std::string& path, int substeps)
+        : out_(path, std::ios::trunc), substeps_(std::max(1, substeps)) {
         if (!out_) throw InputError(path + ": cannot write the ADMM trace");
     }
     void write(const AdmmTraceLine& l) {
-        nlohmann::json j{{"step", l.step},           {"substep", l.substep},
-                         {"round", l.round},         {"iteration", l.iteration},
-                         {"time_step", l.time_step}, {"r", l.r},
-                         {"s", l.s},                 {"dq", l.dq},
-                         {"toi", l.toi},             {"rho_min", l.rho_min},
-                         {"rho_max", l.rho_max},     {"rho_mean", l.rho_mean},
+        const int frame = l.step / substeps_ + 1;
+        if (frame != frame_) {
+            frame_ = frame;
+            iteration_ = 0;
+        }
+        nlohmann::json j{{"frame", frame},
+                         {"iteration", iteration_++},
+                         {"primal_residual", l.r},
+                         {"dual_residual", l.s},
+                         {"rho", l.rho_mean},
+                         {"step", l.step},
+                         {"substep", l.substep},
+                         {"round", l.round},
+                         {"admm_iteration", l.iteration},
+                         {"time_step", l.time_step},
+                         {"dq", l.dq},
+                         {"toi", l.toi},
+                         {"rho_min", l.rho_min},
+                         {"rho_max", l.rho_max},
                          {"decision", l.decision}};
-        j["mse"] = l.mse ? nlohmann::json(*l.mse) : nlohmann::json(nullptr);
+        if (l.mse) j["mse"] = *l.mse;
         out_ << j.dump() << "\n";
         out_.flush();
     }
 
   private:
     std::ofstream out_;
+    int substeps_;
+    int frame_ = -1;
+    int iteration_ = 0;
 };
 
 std::vector<OutputBody> output_bodies(const WorldModel& model) {
@@ -269,7 +288,7 @@ int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWrit
 template <typename Sim>
 void attach_trace(const RunOptions& opt, Sim& sim, std::unique_ptr<TraceFile>& trace) {
     if (opt.admm_trace.empty()) return;
-    trace = std::make_unique<TraceFile>(opt.admm_trace);
+    trace = std::make_unique<TraceFile>(opt.admm_trace, sim.spec().substeps);
     sim.set_trace([t = trace.get()](const AdmmTraceLine& l) { t->write(l); });
     sim.set_reference(opt.reference);
 }

@@ -30,8 +30,16 @@ for f in frames[1:]:
 trace = [json.loads(l) for l in open(sys.argv[2])]
 assert sum(f["stats"]["admm_iterations"] for f in frames[1:]) == len(trace), len(trace)
 assert all(t["decision"] in ("continue", "converged", "failed") for t in trace)
+assert [t["frame"] for t in trace] == sorted(t["frame"] for t in trace)
+for f in range(1, 5):
+    its = [t["iteration"] for t in trace if t["frame"] == f]
+    assert its == list(range(len(its))), its
 assert sum(t["decision"] == "converged" for t in trace) == 4
 PY
+
+# The trace is what `concord plot` draws.
+"$concord" plot "$tmp/trace.jsonl" --out "$tmp/trace.svg" >/dev/null 2>&1 && grep -q "<svg" "$tmp/trace.svg" ||
+    fail "concord plot of the ADMM trace"
 
 # Bad input.
 expect_bad() {
