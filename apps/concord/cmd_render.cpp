@@ -169,7 +169,9 @@ void register_render(CLI::App& app, Action& action) {
         "Eye EX,EY,EZ or eye and target EX,EY,EZ:TX,TY,TZ (default: the viewer's view)");
     cmd->add_option("--fov", c->options.fov_deg, "Vertical field of view in degrees (default 40)")
         ->check(CLI::Range(1.0, 170.0));
-    cmd->add_option("--color", c->colour, "Colour bodies by body, worker, speed or contacts")
+    cmd->add_option("--color", c->colour,
+                    "Colour bodies by body, worker (their owner in a distributed run), speed or "
+                    "contacts")
         ->check(CLI::IsMember({"body", "worker", "speed", "contacts"}));
     cmd->add_option("--supersample", c->options.supersample,
                     "Samples per pixel along each axis, 1-4 (default 2)")

@@ -20,7 +20,7 @@ export class ColourModes {
   /** Whether the run carries the data a mode needs; otherwise the note says what is missing. */
   availability(mode) {
     if (mode === 'worker' && !this.frames.workers) {
-      return 'no worker ids in this run (stats.workers): showing body colours';
+      return 'not a distributed run (no stats.owners): showing body colours';
     }
     if (mode === 'contacts' && !this.frames.bodyContacts) {
       return 'no per-body contact counts in this run (stats.body_contacts): showing body colours';

@@ -8,25 +8,36 @@ function isVec3(v) {
 }
 
 /**
- * The optional partition of a distributed run (docs/viewer.md): null when absent; throws Error
- * for a malformed one.
+ * The partition of a distributed run (docs/distributed.md, docs/viewer.md): stats.planes holds
+ * the plane positions per axis, [[x planes], [y planes], [z planes]] (each plane normal to its
+ * axis), and stats.overlap_width the width of the shared slab around each. Null when the frame
+ * has no planes; throws Error for a malformed value.
  */
-function parsePartition(p) {
+function parsePartition(s) {
+  const p = s.planes;
   if (p === undefined || p === null) return null;
-  if (typeof p !== 'object' || !Array.isArray(p.planes)) {
-    throw new Error('stats.partition: expected an object with a "planes" array');
+  if (!Array.isArray(p) || p.length > 3 || !p.every((axis) => Array.isArray(axis) && axis.every(Number.isFinite))) {
+    throw new Error('stats.planes: expected up to 3 arrays of numbers (plane positions along x, y, z)');
   }
-  const planes = p.planes.map((plane, i) => {
-    if (!plane || !isVec3(plane.point) || !isVec3(plane.normal)) {
-      throw new Error(`stats.partition.planes[${i}]: expected {"point": [x,y,z], "normal": [x,y,z]}`);
-    }
-    const overlap = plane.overlap ?? p.overlap ?? 0;
-    if (!Number.isFinite(overlap) || overlap < 0) {
-      throw new Error(`stats.partition.planes[${i}].overlap: expected a non-negative number`);
-    }
-    return { point: plane.point, normal: plane.normal, overlap };
+  const overlap = s.overlap_width ?? 0;
+  if (!Number.isFinite(overlap) || overlap < 0) {
+    throw new Error('stats.overlap_width: expected a non-negative number');
+  }
+  const planes = [];
+  p.forEach((axis, a) => {
+    for (const position of axis) planes.push({ axis: a, position, overlap });
   });
-  return { planes };
+  return { planes, overlap };
+}
+
+/** stats.owners: per body the owning worker (0-based, -1 for static bodies); null when absent. */
+function parseOwners(s, bodyCount) {
+  const v = s.owners;
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || v.length !== bodyCount || !v.every((w) => Number.isInteger(w) && w >= -1)) {
+    throw new Error(`stats.owners: expected ${bodyCount} integers >= -1 (one per body)`);
+  }
+  return v;
 }
 
 /** An optional per-body array in stats: null when absent, throws when it has the wrong shape. */
@@ -51,7 +62,8 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
   const frameNumbers = new Int32Array(capacity);
   const stats = [];
   const partitions = [];
-  let workers = null;       // Int16Array(capacity * bodyCount) once a frame has stats.workers
+  let workers = null;       // Int16Array(capacity * bodyCount) once a frame has stats.owners
+  const hasOwners = [];     // per frame: whether its own line carried stats.owners
   let bodyContacts = null;  // Float32Array, same layout, for stats.body_contacts
   let count = 0;
   let error = null;
@@ -88,8 +100,8 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
           q[base + b * AFFINE + k] = x;
         }
       }
-      const partition = parsePartition(s.partition);
-      const w = perBody(s, 'workers', bodyCount);
+      const partition = parsePartition(s);
+      const w = parseOwners(s, bodyCount);
       const c = perBody(s, 'body_contacts', bodyCount);
       if (w) {
         workers ??= new Int16Array(capacity * bodyCount).fill(-1);
@@ -99,8 +111,10 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
         bodyContacts ??= new Float32Array(capacity * bodyCount);
         for (let b = 0; b < bodyCount; ++b) bodyContacts[count * bodyCount + b] = c[b];
       }
-      delete s.partition;
-      delete s.workers;
+      hasOwners.push(w !== null);
+      // Kept out of the per-frame stats objects: they are big and already in typed arrays.
+      delete s.owners;
+      delete s.planes;
       delete s.body_contacts;
       times[count] = rec.time;
       frameNumbers[count] = rec.frame;
@@ -113,6 +127,11 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
       break;
     }
   }
+  if (workers) fillMissingOwners(workers, hasOwners, count, bodyCount);
+  if (partitions.some((x) => x)) {
+    const from = nearestWith(partitions.map((x) => x !== null));
+    for (let f = 0; f < count; ++f) if (!partitions[f]) partitions[f] = partitions[from[f]];
+  }
   return {
     count,
     bodyCount,
@@ -121,10 +140,43 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
     q: q.subarray(0, count * bodyCount * AFFINE),
     stats,
     partitions,
-    workers: workers && workers.subarray(0, count * bodyCount),
+    workers: workers && workers.subarray(0, count * bodyCount),  // from stats.owners
+    workerCount: workerCount(stats, workers, count * bodyCount),
     bodyContacts: bodyContacts && bodyContacts.subarray(0, count * bodyCount),
     error,
   };
+}
+
+/**
+ * For every frame, the frame whose distributed data stands in for it: itself when has[f], else
+ * the nearest later frame that has it (frame 0 of a distributed run holds the initial state with
+ * default stats, so it shows frame 1's owners and planes), else the last earlier one.
+ */
+function nearestWith(has) {
+  const from = new Int32Array(has.length);
+  let last = -1;
+  for (let f = 0; f < has.length; ++f) if (has[f]) last = f;
+  let next = -1;
+  for (let f = has.length - 1; f >= 0; --f) {
+    if (has[f]) next = f;
+    from[f] = has[f] ? f : (next >= 0 ? next : last);
+  }
+  return from;
+}
+
+function fillMissingOwners(workers, hasOwners, count, bodyCount) {
+  const from = nearestWith(hasOwners);
+  for (let f = 0; f < count; ++f) {
+    if (from[f] !== f) workers.copyWithin(f * bodyCount, from[f] * bodyCount, (from[f] + 1) * bodyCount);
+  }
+}
+
+/** Workers of the run: stats.workers, or one more than the largest owner. */
+function workerCount(stats, workers, n) {
+  let w = 0;
+  for (const st of stats) if (Number.isInteger(st.workers)) w = Math.max(w, st.workers);
+  if (workers) for (let i = 0; i < n; ++i) w = Math.max(w, workers[i] + 1);
+  return w;
 }
 
 /** Offset of body b's 12 numbers in frame f. */

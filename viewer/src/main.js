@@ -8,7 +8,7 @@ import { AdaptiveResolution } from './adaptive_resolution.js';
 import { BodyScene } from './body_scene.js';
 import { ColourModes } from './colour_modes.js';
 import { loadOutput } from './output_loader.js';
-import { rampCss } from './palette.js';
+import { rampCss, workerColour } from './palette.js';
 import { makeScenePlanes, PartitionObjects } from './plane_objects.js';
 import { StatsPlots } from './stats_plot.js';
 
@@ -84,9 +84,9 @@ async function start() {
 
   const planes = makeScenePlanes(Array.isArray(output.scene.planes) ? output.scene.planes : [], centre, 6 * radius);
   world.add(planes);
-  const partition = new PartitionObjects(4 * radius);
+  // Partition planes span the bodies' box (a little grown, so that their edges show).
+  const partition = new PartitionObjects(box.clone().expandByScalar(0.02 * radius));
   world.add(partition.group);
-
 
   const camera = new THREE.PerspectiveCamera(40, 1, radius / 100, radius * 100);
   camera.up.copy(up);
@@ -120,6 +120,17 @@ async function start() {
     const legend = $('legend');
     legend.replaceChildren();
     if (note) { legend.textContent = note; return; }
+    if (colourMode === 'worker') {
+      const css = (c) => `rgb(${c.map((v) => Math.round(v * 255)).join(',')})`;
+      for (let w = -1; w < Math.min(frames.workerCount, 10); ++w) {
+        const swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.background = css(workerColour(w));
+        legend.append(swatch, w < 0 ? 'static' : `worker ${w}`);
+      }
+      if (frames.workerCount > 10) legend.append(`(${frames.workerCount} workers; colours repeat every 10)`);
+      return;
+    }
     const range = colours.range(colourMode);
     if (!range) return;
     const ramp = document.createElement('span');
@@ -132,7 +143,7 @@ async function start() {
     api.frameIndex = f;
     bodies.applyFrame(f);
     if (colours.isDynamic(colourMode)) bodies.setColours(colours.colours(colourMode, f));
-    partition.update($('show-partition').checked ? frames.partitions[f] : null, centre);
+    partition.update($('show-partition').checked ? frames.partitions[f] : null);
     $('slider').value = String(f);
     $('frame-label').textContent =
       `frame ${frames.frameNumbers[f]} (${f + 1} / ${frames.count})  t = ${frames.times[f].toFixed(4)} s`;
@@ -225,6 +236,15 @@ async function start() {
     pause: () => setPlaying(false),
     seek,
     setColourMode,
+    colourMode: () => colourMode,
+    /** RGB per body as drawn in the current frame (flat array, 3 per body). */
+    bodyColours: () => Array.from(colours.colours(colourMode, api.frameIndex)),
+    /** Owning worker per body in the current frame (null for a single-machine run). */
+    owners: () => (frames.workers
+      ? Array.from(frames.workers.subarray(api.frameIndex * bodies.bodyCount, (api.frameIndex + 1) * bodies.bodyCount))
+      : null),
+    /** The partition planes and overlap slabs drawn now (see PartitionObjects.describe). */
+    partition: () => partition.describe(),
     /** Renders continuously for `ms` while playing and returns the frames drawn per second. */
     measureFps: (ms = 3000) => new Promise((resolve) => {
       const wasPlaying = playing;

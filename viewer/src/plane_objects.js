@@ -31,11 +31,17 @@ export function makeScenePlanes(planes, centre, size) {
   return group;
 }
 
-/** Red partition planes and their overlap slabs; update() moves them to a frame's partition. */
+/**
+ * Red partition planes and their shared overlap slabs for a distributed run; update() moves them
+ * to a frame's partition. The planes are axis-aligned (normal to x, y or z) and span `box` (the
+ * scene bounds) in their other two directions; each slab is the overlap region, the plane
+ * grown by overlap/2 to either side.
+ */
 export class PartitionObjects {
-  constructor(size) {
-    this.size = size;
+  constructor(box) {
+    this.box = box.clone();
     this.group = new THREE.Group();
+    this.group.name = 'partition';
     this.pool = [];
     this.planeMaterial = new THREE.MeshBasicMaterial({
       color: 0xe02020, transparent: true, opacity: 0.35, side: THREE.DoubleSide, depthWrite: false,
@@ -45,26 +51,53 @@ export class PartitionObjects {
     });
   }
 
-  /** partition: {planes: [{point, normal, overlap}]} or null. */
-  update(partition, centre) {
+  /** partition: {planes: [{axis, position, overlap}]} or null (nothing drawn). */
+  update(partition) {
     const planes = partition ? partition.planes : [];
     while (this.pool.length < planes.length) {
+      // Unit quad in XY and unit cube, scaled and turned per plane below.
       const holder = new THREE.Group();
-      const quad = new THREE.Mesh(new THREE.PlaneGeometry(this.size, this.size), this.planeMaterial);
-      const slab = new THREE.Mesh(new THREE.BoxGeometry(this.size, this.size, 1), this.slabMaterial);
+      const quad = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), this.planeMaterial);
+      const slab = new THREE.Mesh(new THREE.BoxGeometry(1, 1, 1), this.slabMaterial);
+      quad.name = 'partition-plane';
+      slab.name = 'overlap-slab';
       holder.add(quad, slab);
-      holder.userData.slab = slab;
+      holder.userData = { quad, slab };
       this.pool.push(holder);
       this.group.add(holder);
     }
+    const size = this.box.getSize(new THREE.Vector3());
+    const centre = this.box.getCenter(new THREE.Vector3());
     this.pool.forEach((holder, i) => {
       holder.visible = i < planes.length;
       if (!holder.visible) return;
-      const p = planes[i];
-      orient(holder, p.point, p.normal, centre);
-      const slab = holder.userData.slab;
-      slab.visible = p.overlap > 0;
-      slab.scale.z = Math.max(p.overlap, 1e-9);
+      const { axis, position, overlap } = planes[i];
+      // The holder's local z is the plane's normal (the axis); x and y are the next two axes.
+      const u = (axis + 1) % 3, v = (axis + 2) % 3;
+      const basis = [new THREE.Vector3(), new THREE.Vector3(), new THREE.Vector3()];
+      basis[0].setComponent(u, 1);
+      basis[1].setComponent(v, 1);
+      basis[2].setComponent(axis, 1);
+      holder.quaternion.setFromRotationMatrix(new THREE.Matrix4().makeBasis(...basis));
+      holder.position.copy(centre).setComponent(axis, position);
+      const { quad, slab } = holder.userData;
+      const su = Math.max(size.getComponent(u), 1e-6), sv = Math.max(size.getComponent(v), 1e-6);
+      quad.scale.set(su, sv, 1);
+      slab.visible = overlap > 0;
+      slab.scale.set(su, sv, Math.max(overlap, 1e-9));
     });
+  }
+
+  /** What is drawn now, for scripts and the browser test. */
+  describe() {
+    const shown = this.pool.filter((h) => h.visible && this.group.visible);
+    return {
+      planes: shown.map((h) => ({
+        normal: [0, 1, 2].find((a) => Math.abs(new THREE.Vector3(0, 0, 1).applyQuaternion(h.quaternion).getComponent(a)) > 0.5),
+        position: h.position.toArray(),
+        size: [h.userData.quad.scale.x, h.userData.quad.scale.y],
+      })),
+      slabs: shown.filter((h) => h.userData.slab.visible).map((h) => h.userData.slab.scale.z),
+    };
   }
 }

@@ -18,6 +18,7 @@ const PANELS = [
     { key: 't_coll', label: 'collision', colour: '#4dd0e1' },
     { key: 't_solve', label: 'solve', colour: '#f06292' },
     { key: 't_sync', label: 'sync', colour: '#ffd54f' },
+    { key: 't_parallel', label: 'parallel (modelled)', colour: '#a1887f' },
   ] },
 ];
 
