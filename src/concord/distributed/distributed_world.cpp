@@ -64,7 +64,14 @@ DistributedWorld::~DistributedWorld() {
 }
 
 const StepStats& DistributedWorld::step() {
-    return as_controller([&]() -> const StepStats& { return sim_->step(); });
+    try {
+        return as_controller([&]() -> const StepStats& { return sim_->step(); });
+    } catch (const std::exception& e) {
+        // The workers may be waiting in the middle of the protocol: break the network so that
+        // they stop (and the destructor can join them). The world cannot step any more.
+        network_->abort(std::string("controller: ") + e.what());
+        throw;
+    }
 }
 
 void DistributedWorld::restore_state(const WorldState& s) {

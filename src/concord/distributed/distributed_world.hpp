@@ -31,6 +31,7 @@ class DistributedWorld {
     int step_count() const { return sim_->step_count(); }
     const Partition& partition() const { return sim_->partition(); }
 
+    /// One time step. If it throws, the run is over: the workers are stopped.
     const StepStats& step();
     const StepStats& last_stats() const { return sim_->last_stats(); }
     WorldState capture_state() const { return sim_->capture_state(); }
