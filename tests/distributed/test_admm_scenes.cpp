@@ -52,6 +52,7 @@ TEST(DistributedScenes, BodiesMigrateAcrossAPlaneWithoutLossOrDuplication) {
     for (int k = 1; k < 150; ++k) {
         st = &dw.step();
         ASSERT_EQ(st->status, ConvergenceStatus::Converged) << "step " << k;
+        EXPECT_EQ(st->substeps, 1) << "step " << k;
         EXPECT_DOUBLE_EQ(owned_mass(*st, 3), mass0) << "step " << k;
     }
     // All three now lie beyond the overlap region on worker 1's side.

@@ -102,7 +102,12 @@ void DistributedSimulation::set_reference(bool on) {
     SceneSpec single = model_.spec;
     single.distributed = DistributedSpec{};
     reference_ = std::make_unique<World>(single);
-    reference_->set_solver_params(params_);
+    // As accurate as the workers' local solves, so that the MSE measures consensus error and
+    // not the reference's own Newton tolerance.
+    SolverParams p = params_;
+    p.convergence_mode = ConvergenceMode::StepNorm;
+    p.step_tol = std::min(p.step_tol, 0.1 * dspec_.theta);
+    reference_->set_solver_params(p);
 }
 
 // Every movable body goes to the worker whose cell holds its box's centre.
@@ -407,6 +412,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
 const StepStats& DistributedSimulation::step() {
     const auto t_start = Clock::now();
     stats_ = StepStats{};
+    stats_.substeps = 0;  // counted below; at least 1 is reported
     const double h = model_.spec.time_step;
     // A step that does not converge or cannot merge is always retried with half the time step
     // (never accepted), up to max_halvings times.
