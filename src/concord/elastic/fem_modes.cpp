@@ -16,6 +16,9 @@ namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw InputError("fem_modes: " + what); }
 
+// Dense O(N^3) solve: 6000 DoFs take about a minute and 300 MB per matrix.
+constexpr Eigen::Index kMaxDenseDofs = 6000;
+
 MatX checked_dense(const Eigen::SparseMatrix<double>& A, Eigen::Index size, const char* key) {
     if (A.rows() != size || A.cols() != size)
         fail(std::string(key) + " must be " + std::to_string(size) + " x " + std::to_string(size) + " (got " +
@@ -34,6 +37,9 @@ ModalBasis fem_modes(const FemParams& p) {
     if (n < 1) fail("nodes is empty");
     if (!p.nodes.allFinite()) fail("nodes has non-finite entries");
     const Eigen::Index N = 3 * n;
+    if (N > kMaxDenseDofs)
+        fail("the model has " + std::to_string(N) + " DoFs; the dense eigen solver takes at most " +
+             std::to_string(kMaxDenseDofs) + " (reduce the mesh)");
     const MatX M = checked_dense(p.mass, N, "mass");
     const MatX K = checked_dense(p.stiffness, N, "stiffness");
     const bool has_c = p.damping.rows() != 0 || p.damping.cols() != 0;

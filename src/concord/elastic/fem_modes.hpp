@@ -27,13 +27,13 @@ struct FemParams {
 };
 
 /// Dense generalised symmetric eigen solve (Eigen's GeneralizedSelfAdjointEigenSolver; cost
-/// O((3n)^3), fine up to a few thousand DoFs). Keeps the m lowest non-rigid modes, mass-normalised
-/// with the full M (Phi^T M Phi = I to rounding), signs fixed (largest entry positive);
-/// K_eta = diag(lambda), C_eta = Phi^T C Phi (symmetrised; zero without C). The mass quadrature is
-/// the nodes with the user's M. Modes are named "fem_k". Errors (InputError): sizes, non-finite
-/// entries, unsymmetric matrices, M not positive definite, K with a negative eigenvalue
-/// (below -rigid_tolerance * lambda_max), m larger than the number of non-rigid modes, a rigid
-/// mode in a constrained model.
+/// O((3n)^3); at most 3n = 6000 DoFs, larger models are rejected). Keeps the m lowest non-rigid
+/// modes, mass-normalised with the full M (Phi^T M Phi = I to rounding), signs fixed (largest
+/// entry positive); K_eta = diag(lambda), C_eta = Phi^T C Phi (symmetrised; zero without C). The
+/// mass quadrature is the nodes with the user's M. Modes are named "fem_k". Errors (InputError):
+/// sizes, non-finite entries, unsymmetric matrices, M not positive definite, K with a negative
+/// eigenvalue (below -rigid_tolerance * lambda_max), m larger than the number of non-rigid
+/// modes, a rigid mode in a constrained model, modes spanning an affine field.
 [[nodiscard]] ModalBasis fem_modes(const FemParams& params);
 
 }  // namespace concord
