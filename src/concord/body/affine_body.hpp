@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "concord/body/modal_part.hpp"
 #include "concord/geometry/mass_properties.hpp"
 #include "concord/geometry/mesh.hpp"
 #include "concord/math/types.hpp"
@@ -67,6 +68,11 @@ struct AffineBody {
     Vec12 q_initial = Vec12::Zero();
     Vec3 external_force = Vec3::Zero();
     double bounding_radius = 0.0;  ///< max |X - c| over the vertices, c the centre of mass
+    /// Reduced elastic bodies: modal coordinates deforming the body in its affine frame,
+    /// x = p + A (X + Phi eta) (docs/elastic.md). Empty for affine bodies.
+    std::optional<ModalPart> modal;
+
+    bool is_elastic() const { return modal.has_value() && modal->num_modes > 0; }
 
     bool is_dynamic() const { return motion == MotionType::Dynamic; }
 };

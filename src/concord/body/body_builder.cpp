@@ -16,7 +16,7 @@ Mat3 skew(const Vec3& w) {
 TriMesh build_shape_mesh(const ShapeSpec& s, const std::string& body_name) {
     try {
         switch (s.kind) {
-            case ShapeKind::Box: return box(s.size);
+            case ShapeKind::Box: return box(s.size, s.divisions);
             case ShapeKind::Sphere: return icosphere(s.radius, s.subdivisions);
             case ShapeKind::Cylinder: return cylinder(s.radius, s.height, s.segments);
             case ShapeKind::Capsule: return capsule(s.radius, s.height, s.segments, s.rings);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "concord/distributed/penalty.hpp"
+#include "concord/math/error.hpp"
 #include "concord/world/kinematic_motion.hpp"
 
 namespace concord {
@@ -53,6 +54,9 @@ struct AdmmWorker::LocalSystem {
 
 AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
     : model_(model), transport_(transport) {
+    if (model_.state_size != 12 * model_.num_bodies())
+        throw InputError("distributed runs do not support elastic bodies yet (run this scene "
+                         "on one machine)");
     for (int b = 0; b < model_.num_bodies(); ++b) {
         rest_boxes_.push_back(rest_box(model_.bodies[static_cast<std::size_t>(b)]));
         if (!model_.movable[static_cast<std::size_t>(b)]) static_bodies_.push_back(b);

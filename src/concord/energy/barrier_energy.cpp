@@ -127,8 +127,8 @@ double BarrierEnergy::value(const VecX& q) const {
 namespace {
 
 template <int N, typename Contact, typename Eval, typename StencilOf>
-void gradient_of(const std::vector<Contact>& contacts, const ContactSurface& s, Eval&& eval,
-                 StencilOf&& stencil_of, const std::vector<bool>& movable, VecX& g) {
+void gradient_of(const std::vector<Contact>& contacts, const ContactSurface& s, const VecX& q,
+                 Eval&& eval, StencilOf&& stencil_of, const std::vector<bool>& movable, VecX& g) {
     // Per-chunk dense partial gradients would cost O(chunks * DoFs); instead each chunk keeps
     // its contacts' local gradients and the scatter runs serially in contact order.
     std::vector<Vec<3 * N>> local(contacts.size());
@@ -137,13 +137,14 @@ void gradient_of(const std::vector<Contact>& contacts, const ContactSurface& s, 
     });
     auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
     for (std::size_t i = 0; i < contacts.size(); ++i) {
-        const AffineStencil<N> st(s, stencil_of(contacts[i]));
+        const AffineStencil<N> st(s, stencil_of(contacts[i]), &q);
         st.scatter_gradient(local[i], g, is_movable);
     }
 }
 
 template <int N, typename Contact, typename Eval, typename StencilOf>
-void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, Eval&& eval,
+void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, const VecX& q,
+                Eval&& eval,
                 StencilOf&& stencil_of, const std::vector<bool>& movable, bool project,
                 Triplets& H) {
     std::vector<Triplets> chunk_triplets(num_chunks(contacts.size()));
@@ -153,7 +154,7 @@ void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, E
         for (std::size_t i = b; i < e; ++i) {
             Mat<3 * N> h = eval(contacts[i]).hessian;
             if (project) h = project_to_psd<3 * N>(h);
-            const AffineStencil<N> st(s, stencil_of(contacts[i]));
+            const AffineStencil<N> st(s, stencil_of(contacts[i]), &q);
             st.scatter_hessian(h, out, is_movable);
         }
     });
@@ -168,19 +169,19 @@ void BarrierEnergy::add_gradient(const VecX& q, VecX& g) const {
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;
     gradient_of<4>(
-        contacts_->point_triangle, surface_, [&](const auto& c) { return ev.point_triangle(c, 1); },
+        contacts_->point_triangle, surface_, q, [&](const auto& c) { return ev.point_triangle(c, 1); },
         [&](const PointTriangleContact& c) {
             return std::array<int, 4>{c.vertex, f(c.face, 0), f(c.face, 1), f(c.face, 2)};
         },
         movable_, g);
     gradient_of<4>(
-        contacts_->edge_edge, surface_, [&](const auto& c) { return ev.edge_edge(c, 1); },
+        contacts_->edge_edge, surface_, q, [&](const auto& c) { return ev.edge_edge(c, 1); },
         [&](const EdgeEdgeContact& c) {
             return std::array<int, 4>{e(c.edge_a, 0), e(c.edge_a, 1), e(c.edge_b, 0), e(c.edge_b, 1)};
         },
         movable_, g);
     gradient_of<1>(
-        contacts_->point_plane, surface_, [&](const auto& c) { return ev.point_plane(c, 1); },
+        contacts_->point_plane, surface_, q, [&](const auto& c) { return ev.point_plane(c, 1); },
         [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_, g);
 }
 
@@ -190,19 +191,19 @@ void BarrierEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) co
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;
     hessian_of<4>(
-        contacts_->point_triangle, surface_, [&](const auto& c) { return ev.point_triangle(c, 2); },
+        contacts_->point_triangle, surface_, q, [&](const auto& c) { return ev.point_triangle(c, 2); },
         [&](const PointTriangleContact& c) {
             return std::array<int, 4>{c.vertex, f(c.face, 0), f(c.face, 1), f(c.face, 2)};
         },
         movable_, project_psd, H);
     hessian_of<4>(
-        contacts_->edge_edge, surface_, [&](const auto& c) { return ev.edge_edge(c, 2); },
+        contacts_->edge_edge, surface_, q, [&](const auto& c) { return ev.edge_edge(c, 2); },
         [&](const EdgeEdgeContact& c) {
             return std::array<int, 4>{e(c.edge_a, 0), e(c.edge_a, 1), e(c.edge_b, 0), e(c.edge_b, 1)};
         },
         movable_, project_psd, H);
     hessian_of<1>(
-        contacts_->point_plane, surface_, [&](const auto& c) { return ev.point_plane(c, 2); },
+        contacts_->point_plane, surface_, q, [&](const auto& c) { return ev.point_plane(c, 2); },
         [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_,
         project_psd, H);
 }

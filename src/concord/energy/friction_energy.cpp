@@ -177,10 +177,10 @@ void FrictionEnergy::add_gradient(const VecX& q, VecX& g) const {
     for (std::size_t i = 0; i < pairs_.size(); ++i) {
         const FrictionPair& p = pairs_[i];
         if (p.num_vertices == 1) {
-            const AffineStencil<1> st(surface_, {p.vertex[0]});
+            const AffineStencil<1> st(surface_, {p.vertex[0]}, &q);
             st.scatter_gradient(local[i].head<3>(), g, movable);
         } else {
-            const AffineStencil<4> st(surface_, p.vertex);
+            const AffineStencil<4> st(surface_, p.vertex, &q);
             st.scatter_gradient(local[i], g, movable);
         }
     }
@@ -204,10 +204,10 @@ void FrictionEnergy::add_hessian(const VecX& q, Triplets& H, bool) const {
             const auto TG = tangent_operator(p);
             const Mat12 h = p.mu * p.normal_force * (TG.transpose() * inner * TG);
             if (p.num_vertices == 1) {
-                const AffineStencil<1> st(surface_, {p.vertex[0]});
+                const AffineStencil<1> st(surface_, {p.vertex[0]}, &q);
                 st.scatter_hessian(h.topLeftCorner<3, 3>(), chunk[c], movable);
             } else {
-                const AffineStencil<4> st(surface_, p.vertex);
+                const AffineStencil<4> st(surface_, p.vertex, &q);
                 st.scatter_hessian(h, chunk[c], movable);
             }
         }

@@ -150,6 +150,48 @@ TriMesh box(const Vec3& size) {
     return mesh.build();
 }
 
+TriMesh box(const Vec3& size, const Eigen::Vector3i& divisions) {
+    require_positive(size, "box", "size");
+    for (int a = 0; a < 3; ++a) require_count(divisions[a], 1, 1024, "box", "divisions");
+    if (divisions == Eigen::Vector3i::Ones()) return box(size);
+    const Vec3 half = 0.5 * size;
+    const Eigen::Vector3i& n = divisions;
+    MeshBuilder mesh;
+    // One vertex per surface grid point, shared by the faces that meet at it.
+    std::vector<int> id(static_cast<std::size_t>((n[0] + 1) * (n[1] + 1) * (n[2] + 1)), -1);
+    auto vertex = [&](const Eigen::Vector3i& g) {
+        int& v = id[static_cast<std::size_t>(g[0] + (n[0] + 1) * (g[1] + (n[1] + 1) * g[2]))];
+        if (v < 0) {
+            Vec3 p;
+            for (int a = 0; a < 3; ++a) p[a] = -half[a] + size[a] * g[a] / n[a];
+            v = mesh.add_vertex(p);
+        }
+        return v;
+    };
+    // Face normal to axis a at its low or high end; (u, v, a) right-handed, so (u, v) quads
+    // are counter-clockwise seen from +a and reversed on the low face.
+    for (int a = 0; a < 3; ++a) {
+        const int u = (a + 1) % 3, w = (a + 2) % 3;
+        for (int side = 0; side < 2; ++side)
+            for (int i = 0; i < n[u]; ++i)
+                for (int j = 0; j < n[w]; ++j) {
+                    Eigen::Vector3i g;
+                    g[a] = side * n[a];
+                    auto at = [&](int di, int dj) {
+                        g[u] = i + di;
+                        g[w] = j + dj;
+                        return vertex(g);
+                    };
+                    const int c0 = at(0, 0), c1 = at(1, 0), c2 = at(1, 1), c3 = at(0, 1);
+                    if (side == 1)
+                        mesh.add_quad(c0, c1, c2, c3);
+                    else
+                        mesh.add_quad(c0, c3, c2, c1);
+                }
+    }
+    return mesh.build();
+}
+
 TriMesh icosphere(double radius, int subdivisions) {
     require_positive(radius, "icosphere", "radius");
     require_count(subdivisions, 0, kMaxSubdivisions, "icosphere", "subdivisions");

@@ -18,6 +18,10 @@ namespace concord {
 /// Axis-aligned box with edge lengths size: 8 vertices, 12 triangles.
 TriMesh box(const Vec3& size);
 
+/// Box whose faces are split into a grid of divisions[a] cells along each axis a (1..1024),
+/// so it can bend smoothly when it is a reduced elastic body. All ones: box(size).
+TriMesh box(const Vec3& size, const Eigen::Vector3i& divisions);
+
 /// Sphere from a subdivided icosahedron: 10 * 4^s + 2 vertices, 20 * 4^s triangles, all vertices
 /// at distance radius from the origin. 0 <= subdivisions <= 8.
 TriMesh icosphere(double radius, int subdivisions);

@@ -10,14 +10,15 @@ namespace concord {
 OutputAuditSummary audit_output(const OutputReader& reader,
                                 const std::function<void(int frame)>& on_frame) {
     const auto& infos = reader.bodies();
-    for (const auto& b : infos) {
-        if (b.dofs != 12) {
-            throw InputError(reader.directory() + ": body '" + b.name + "' has " +
-                             std::to_string(b.dofs) +
-                             " coordinates per frame; the audit places affine bodies (12) only");
-        }
-    }
     const std::vector<TriMesh> meshes = reader.load_meshes();
+    // Elastic bodies are placed with their modes: x = p + A (X + Phi eta).
+    std::vector<MatX> modes;
+    for (std::size_t b = 0; b < infos.size(); ++b) {
+        modes.push_back(reader.load_modes(static_cast<int>(b)));
+        if (modes.back().cols() > 0 && modes.back().rows() != 3 * meshes[b].vertices.rows())
+            throw InputError(reader.directory() + ": body '" + infos[b].name +
+                             "': its modes file does not match its mesh");
+    }
     std::vector<AuditHalfSpace> planes;
     for (const PlaneSpec& p : reader.planes()) planes.push_back({p.point, p.normal});
 
@@ -30,12 +31,7 @@ OutputAuditSummary audit_output(const OutputReader& reader,
     FrameRecord record;
     while (frames.next(record)) {
         for (std::size_t b = 0; b < meshes.size(); ++b) {
-            const Vec12 q = record.q[b].head<12>();
-            const Vertices& X = meshes[b].vertices;
-            world[b].resize(X.rows(), 3);
-            for (Eigen::Index v = 0; v < X.rows(); ++v) {
-                world[b].row(v) = affine_apply(q, X.row(v).transpose()).transpose();
-            }
+            world[b] = row_world_vertices(meshes[b], modes[b], record.q[b]);
             bodies[b] = {&meshes[b].faces, &world[b]};
         }
         AuditResult result = audit_intersections(bodies, planes);

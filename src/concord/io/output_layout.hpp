@@ -15,4 +15,9 @@ inline std::string mesh_path(const std::string& body_name) {
     return std::string(kMeshFolder) + "/" + body_name + ".obj";
 }
 
+/// "meshes/NAME.modes.json": the mode values of elastic body NAME at its mesh vertices.
+inline std::string modes_path(const std::string& body_name) {
+    return std::string(kMeshFolder) + "/" + body_name + ".modes.json";
+}
+
 }  // namespace concord::output_layout

@@ -1,7 +1,10 @@
 #include "concord/io/output_reader.hpp"
 
+#include <cmath>
+
 #include <filesystem>
 
+#include "concord/body/affine_body.hpp"
 #include "concord/geometry/mesh_io.hpp"
 #include "concord/io/output_layout.hpp"
 #include "concord/io/step_stats_json.hpp"
@@ -60,6 +63,16 @@ std::vector<OutputBodyInfo> parse_bodies(const nlohmann::json& json, const std::
                         motion.describe());
         b.motion = *m;
         if (auto n = node.find("dofs")) b.dofs = n->integer(12, kMaxDofs);
+        if (auto n = node.find("modes")) {
+            b.modes = n->name();
+            if (!is_inside_relative_path(b.modes))
+                n->fail("expected a path inside the output directory, got " + n->describe());
+            if (!fs::is_regular_file(dir / b.modes, ec))
+                n->fail("modes file not found: " + (dir / b.modes).string());
+        } else if (b.dofs > 12) {
+            node.fail("a body with " + std::to_string(b.dofs) +
+                      " coordinates needs a \"modes\" file");
+        }
         bodies.push_back(std::move(b));
     }
     return bodies;
@@ -90,6 +103,53 @@ std::vector<TriMesh> OutputReader::load_meshes() const {
     for (std::size_t i = 0; i < bodies_.size(); ++i)
         meshes.push_back(load_mesh(static_cast<int>(i)));
     return meshes;
+}
+
+MatX OutputReader::load_modes(int i) const {
+    const OutputBodyInfo& b = bodies_.at(static_cast<std::size_t>(i));
+    if (b.modes.empty()) return {};
+    const std::string file = (fs::path(dir_) / b.modes).string();
+    const nlohmann::json j = read_json_file(file);
+    const int m = b.dofs - 12;
+    const auto bad = [&](const std::string& why) { return InputError(file + ": " + why); };
+    if (!j.is_object() || !j.contains("num_modes") || !j.contains("num_vertices") ||
+        !j.contains("values") || !j["values"].is_array())
+        throw bad("expected {\"num_modes\", \"num_vertices\", \"values\"}");
+    if (!j["num_modes"].is_number_integer() || j["num_modes"].get<long long>() != m)
+        throw bad("num_modes does not match the body's " + std::to_string(b.dofs) + " coordinates");
+    if (!j["num_vertices"].is_number_integer() || j["num_vertices"].get<long long>() < 0)
+        throw bad("num_vertices must be a non-negative integer");
+    const auto n = j["num_vertices"].get<long long>();
+    const auto& values = j["values"];
+    if (static_cast<long long>(values.size()) != 3 * n * m)
+        throw bad("expected " + std::to_string(3 * n * m) + " values, got " +
+                  std::to_string(values.size()));
+    MatX phi(3 * n, m);
+    std::size_t idx = 0;
+    for (Eigen::Index r = 0; r < phi.rows(); ++r)
+        for (Eigen::Index k = 0; k < m; ++k, ++idx) {
+            if (!values[idx].is_number()) throw bad("value " + std::to_string(idx) + " is not a number");
+            phi(r, k) = values[idx].get<double>();
+            if (!std::isfinite(phi(r, k))) throw bad("value " + std::to_string(idx) + " is not finite");
+        }
+    return phi;
+}
+
+Vertices row_world_vertices(const TriMesh& mesh, const MatX& vertex_modes, const VecX& row) {
+    const Vec12 q = row.head<12>();
+    const bool elastic = vertex_modes.cols() > 0 && row.size() == 12 + vertex_modes.cols() &&
+                         vertex_modes.rows() == 3 * mesh.vertices.rows();
+    if (vertex_modes.cols() > 0 && !elastic)
+        throw InputError("mode values do not match the body's mesh or frame row");
+    VecX u;
+    if (elastic) u = vertex_modes * row.tail(vertex_modes.cols());
+    Vertices x(mesh.vertices.rows(), 3);
+    for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
+        Vec3 X = mesh.vertices.row(v).transpose();
+        if (elastic) X += u.segment<3>(3 * v);
+        x.row(v) = affine_apply(q, X).transpose();
+    }
+    return x;
 }
 
 FrameStream OutputReader::frames() const {

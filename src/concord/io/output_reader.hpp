@@ -21,7 +21,14 @@ struct OutputBodyInfo {
     std::string mesh;  ///< relative to the output directory, e.g. "meshes/box.obj"
     MotionType motion = MotionType::Dynamic;
     int dofs = 12;  ///< coordinates per frame row (optional "dofs" key; 12 for affine bodies)
+    /// Reduced elastic bodies: meshes/NAME.modes.json, the mode values at the mesh vertices
+    /// (required when dofs > 12; empty otherwise).
+    std::string modes;
 };
+
+/// World positions of a body's mesh vertices from its frames.jsonl row:
+/// x = p + A (X + Phi eta) with eta = row[12..] (Phi empty for an affine body).
+Vertices row_world_vertices(const TriMesh& mesh, const MatX& vertex_modes, const VecX& row);
 
 /// One line of frames.jsonl.
 struct FrameRecord {
@@ -67,6 +74,9 @@ class OutputReader {
     /// Body i's mesh in local coordinates (read from disk on each call).
     TriMesh load_mesh(int i) const;
     std::vector<TriMesh> load_meshes() const;
+    /// Body i's mode values at its mesh vertices (3n x m, rows 3v..3v+2 of vertex v); an empty
+    /// matrix for affine bodies. Throws InputError for a malformed file.
+    MatX load_modes(int i) const;
 
     FrameStream frames() const;
     std::vector<FrameRecord> read_all_frames() const;

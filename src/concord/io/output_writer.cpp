@@ -40,7 +40,9 @@ void remove_previous_output(const fs::path& dir) {
     if (!fs::is_directory(meshes, ec)) return;
     std::vector<fs::path> stale;
     for (const auto& entry : fs::directory_iterator(meshes, ec)) {
-        if (entry.path().extension() == ".obj") stale.push_back(entry.path());
+        const std::string name = entry.path().filename().string();
+        const bool modes = name.size() > 11 && name.ends_with(".modes.json");
+        if (entry.path().extension() == ".obj" || modes) stale.push_back(entry.path());
     }
     for (const auto& p : stale) fs::remove(p, ec);
 }
@@ -80,9 +82,26 @@ void OutputWriter::write_header(const SceneSpec& scene, const std::vector<Output
     for (const OutputBody& b : bodies) {
         std::string mesh = output_layout::mesh_path(b.name);
         save_obj(*b.mesh, (dir / mesh).string());
-        list.push_back({{"name", b.name},
-                        {"mesh", mesh},
-                        {"motion", std::string(motion_type_name(b.motion))}});
+        nlohmann::json entry{{"name", b.name},
+                             {"mesh", mesh},
+                             {"motion", std::string(motion_type_name(b.motion))}};
+        if (b.vertex_modes != nullptr && b.vertex_modes->cols() > 0) {
+            // x = p + A (X + Phi eta): readers need Phi at every vertex to place the mesh.
+            const MatX& phi = *b.vertex_modes;
+            const std::string modes = output_layout::modes_path(b.name);
+            nlohmann::json values = nlohmann::json::array();
+            for (Eigen::Index r = 0; r < phi.rows(); ++r)
+                for (Eigen::Index k = 0; k < phi.cols(); ++k) values.push_back(phi(r, k));
+            nlohmann::json file{{"num_modes", phi.cols()},
+                                {"num_vertices", phi.rows() / 3},
+                                {"layout", "vertex-major: value (3 v + i) * num_modes + k is "
+                                           "component i of mode k at vertex v"},
+                                {"values", std::move(values)}};
+            write_text_file(dir / modes, file.dump() + "\n");
+            entry["dofs"] = 12 + phi.cols();
+            entry["modes"] = modes;
+        }
+        list.push_back(std::move(entry));
     }
     write_text_file(dir / output_layout::kBodies, list.dump(2) + "\n");
 
@@ -99,7 +118,8 @@ void OutputWriter::write_header(const SceneSpec& scene, const World& world) {
     bodies.reserve(static_cast<std::size_t>(world.num_bodies()));
     for (int i = 0; i < world.num_bodies(); ++i) {
         const AffineBody& b = world.body(i);
-        bodies.push_back({b.name, &b.mesh, b.motion});
+        bodies.push_back({b.name, &b.mesh, b.motion,
+                          b.is_elastic() ? b.modal->vertex_modes.get() : nullptr});
     }
     write_header(scene, bodies);
 }
@@ -136,7 +156,7 @@ void OutputWriter::write_frame(int frame, double time, const std::vector<VecX>& 
 void OutputWriter::write_frame(int frame, double time, const World& world, const StepStats* stats) {
     std::vector<VecX> q;
     q.reserve(static_cast<std::size_t>(world.num_bodies()));
-    for (int i = 0; i < world.num_bodies(); ++i) q.emplace_back(world.q(i));
+    for (int i = 0; i < world.num_bodies(); ++i) q.emplace_back(world.state_row(i));
     write_frame(frame, time, q, stats);
 }
 

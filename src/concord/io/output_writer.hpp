@@ -20,6 +20,9 @@ struct OutputBody {
     std::string name;               ///< file-safe (is_file_safe_name); the mesh is meshes/NAME.obj
     const TriMesh* mesh = nullptr;  ///< local coordinates X
     MotionType motion = MotionType::Dynamic;
+    /// Reduced elastic bodies: Phi at the mesh vertices (3n x m, rows 3v..3v+2 of vertex v),
+    /// written to meshes/NAME.modes.json; null for affine bodies.
+    const MatX* vertex_modes = nullptr;
 };
 
 /// Frames are streamed: each write_frame appends one line and flushes it to the operating

@@ -1,5 +1,6 @@
 #include "concord/scene/scene_json.hpp"
 
+#include <filesystem>
 #include <string>
 
 #include "concord/scene/scene_names.hpp"
@@ -31,6 +32,8 @@ json shape_json(const ShapeSpec& s) {
     switch (s.kind) {
         case ShapeKind::Box:
             p = {{"size", vec3_json(s.size)}};
+            if (s.divisions != Eigen::Vector3i::Ones())
+                p["divisions"] = {s.divisions[0], s.divisions[1], s.divisions[2]};
             break;
         case ShapeKind::Sphere:
             p = {{"radius", s.radius}, {"subdivisions", s.subdivisions}};
@@ -103,6 +106,11 @@ json body_json(const BodySpec& b) {
     }
     if (b.motion == MotionType::Kinematic) j["kinematic"] = kinematic_json(b.kinematic);
     if (b.friction) j["friction"] = *b.friction;
+    if (b.elastic) {
+        json e{{"basis", b.elastic->basis}, {"origin", vec3_json(b.elastic->origin)}};
+        if (!b.elastic->initial.empty()) e["initial"] = b.elastic->initial;
+        j["elastic"] = e;
+    }
     return j;
 }
 
@@ -136,6 +144,25 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
         {"planes", planes},
         {"bodies", bodies},
     };
+    if (!s.modal_bases.empty()) {
+        json bases = json::object();
+        for (const ModalBasisSpec& m : s.modal_bases) {
+            json d = m.definition;
+            // A data file named relative to the scene file is written as an absolute path, so
+            // that the written scene reads the same data wherever it is.
+            if (d.contains("file") && d["file"].is_string()) {
+                std::filesystem::path f(d["file"].get<std::string>());
+                if (f.is_relative())
+                    d["file"] = std::filesystem::absolute(
+                                    (m.base_dir.empty() ? std::filesystem::path(".")
+                                                        : std::filesystem::path(m.base_dir)) / f)
+                                    .lexically_normal()
+                                    .string();
+            }
+            bases[m.name] = d;
+        }
+        out["modal_bases"] = bases;
+    }
     // Written only when set, so that single-machine scenes resolve as before.
     if (!(s.distributed == DistributedSpec{}))
         out["distributed"] = distributed_spec_to_json(s.distributed);

@@ -1,5 +1,6 @@
 #include "concord/scene/scene_parser.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -12,6 +13,7 @@
 #include "concord/scene/body_array.hpp"
 #include "concord/scene/body_name.hpp"
 #include "concord/scene/json_file.hpp"
+#include "concord/scene/modal_basis_json.hpp"
 #include "concord/scene/json_node.hpp"
 #include "concord/scene/scene_names.hpp"
 #include "concord/scene/distributed_json.hpp"
@@ -142,8 +144,14 @@ ShapeSpec parse_shape(const JsonNode& node, const std::string& base_dir) {
     s.kind = *kind;
     switch (s.kind) {
         case ShapeKind::Box:
-            p.expect_object({"size"});
+            p.expect_object({"size", "divisions"});
             if (auto n = p.find("size")) s.size = n->positive_vec3();
+            if (auto n = p.find("divisions")) {
+                if (!n->value().is_array() || n->value().size() != 3)
+                    n->fail("expected an array of 3 integers in 1..1024, got " + n->describe());
+                for (std::size_t i = 0; i < 3; ++i)
+                    s.divisions[static_cast<Eigen::Index>(i)] = n->element(i).integer(1, 1024);
+            }
             break;
         case ShapeKind::Sphere:
             p.expect_object({"radius", "subdivisions"});
@@ -273,11 +281,47 @@ struct ParsedBody {
     std::optional<BodyArraySpec> array;
 };
 
+ElasticSpec parse_elastic(const JsonNode& node, const SceneSpec& scene) {
+    node.expect_object({"basis", "origin", "initial"});
+    ElasticSpec e;
+    const JsonNode basis = node.child("basis");
+    e.basis = basis.name();
+    const auto it = std::find_if(scene.modal_bases.begin(), scene.modal_bases.end(),
+                                 [&](const ModalBasisSpec& m) { return m.name == e.basis; });
+    if (it == scene.modal_bases.end()) {
+        std::string known;
+        for (const auto& m : scene.modal_bases) known += (known.empty() ? "" : ", ") + m.name;
+        basis.fail("unknown modal basis \"" + e.basis + "\" (defined in modal_bases: " +
+                   (known.empty() ? "none" : known) + ")");
+    }
+    if (auto n = node.find("origin")) e.origin = n->vec3();
+    if (auto n = node.find("initial")) {
+        const std::size_t count = n->array_size();
+        if (static_cast<int>(count) != it->num_modes)
+            n->fail("expected " + std::to_string(it->num_modes) + " numbers (one per mode of \"" +
+                    e.basis + "\"), got " + std::to_string(count));
+        for (std::size_t i = 0; i < count; ++i) e.initial.push_back(n->element(i).number());
+    }
+    return e;
+}
+
+void parse_modal_bases(const JsonNode& node, const std::string& base_dir, SceneSpec& scene) {
+    if (!node.value().is_object()) node.fail("expected an object mapping names to modal bases");
+    for (const auto& item : node.value().items()) {
+        const JsonNode b = node.child(item.key());
+        if (item.key().empty()) b.fail("modal basis names must not be empty");
+        // Runs the generator once here, so that every error shows when the scene is read.
+        const ModalBasis basis = modal_basis_from_json(b, base_dir);
+        scene.modal_bases.push_back({item.key(), item.value(), node.source(), base_dir,
+                                     basis.num_modes});
+    }
+}
+
 ParsedBody parse_body(const JsonNode& node, std::size_t index, const SceneSpec& scene,
                       const std::string& base_dir) {
     node.expect_object({"name", "shape", "material", "position", "rotation", "velocity",
                         "angular_velocity", "motion", "kinematic", "friction", "external_force",
-                        "array"});
+                        "elastic", "array"});
     ParsedBody parsed;
     BodySpec& b = parsed.body;
     b.name = "body_" + std::to_string(index);
@@ -334,6 +378,10 @@ ParsedBody parse_body(const JsonNode& node, std::size_t index, const SceneSpec& 
             n->fail("only allowed with \"motion\": \"kinematic\"");
         }
         b.kinematic = parse_kinematic(*n, b);
+    }
+    if (auto n = node.find("elastic")) {
+        if (!dynamic) n->fail("only dynamic bodies can be elastic (drive them through joints)");
+        b.elastic = parse_elastic(*n, scene);
     }
     if (auto n = node.find("array")) parsed.array = parse_body_array(*n);
     return parsed;
@@ -403,7 +451,7 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
                       const std::string& base_dir) {
     JsonNode root(json, source_name);
     root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "gravity", "contact",
-                        "solver", "distributed", "materials", "planes", "bodies"});
+                        "solver", "distributed", "materials", "planes", "modal_bases", "bodies"});
     SceneSpec s;
     s.source_path = source_name;
     if (auto n = root.find("$schema")) (void)n->string();
@@ -427,6 +475,7 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
         }
     }
     s.planes = parse_planes(root);
+    if (auto n = root.find("modal_bases")) parse_modal_bases(*n, base_dir, s);
     if (auto n = root.find("bodies")) parse_bodies(*n, base_dir, s);
     return s;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ enum class ShapeKind { Box, Sphere, Cylinder, Capsule, Torus, Mesh, Container, F
 struct ShapeSpec {
     ShapeKind kind = ShapeKind::Box;
     Vec3 size = Vec3::Ones();      ///< box: full edge lengths; container: inner size
+    /// box: grid cells per face along x, y, z (a finer surface for elastic bodies)
+    Eigen::Vector3i divisions = Eigen::Vector3i::Ones();
     double radius = 0.5;           ///< sphere, cylinder, capsule; torus: minor radius
     double major_radius = 1.0;     ///< torus
     double height = 1.0;           ///< cylinder, capsule (cylindrical part), funnel
@@ -69,6 +72,19 @@ struct KinematicSpec {
     bool operator==(const KinematicSpec&) const = default;
 };
 
+/// A body's "elastic" object: it is a reduced elastic body deformed by the modes of a named
+/// basis of the scene's "modal_bases" (docs/elastic.md).
+struct ElasticSpec {
+    std::string basis;
+    /// Body-local position of the basis's origin: the basis is evaluated at X - origin (e.g. a
+    /// beam basis runs from x = 0 to L, so a box of length L centred on its origin needs
+    /// origin = [-L/2, 0, 0]).
+    Vec3 origin = Vec3::Zero();
+    std::vector<double> initial;  ///< eta at t = 0, one per mode; empty: all zero
+
+    bool operator==(const ElasticSpec&) const = default;
+};
+
 struct BodySpec {
     std::string name;
     ShapeSpec shape;
@@ -82,8 +98,21 @@ struct BodySpec {
     KinematicSpec kinematic;
     std::optional<double> friction;      ///< overrides contact.friction for this body's pairs
     Vec3 external_force = Vec3::Zero();  ///< constant force at the centre of mass, N
+    std::optional<ElasticSpec> elastic;  ///< set for reduced elastic bodies
 
     bool operator==(const BodySpec&) const = default;
+};
+
+/// One entry of the scene's "modal_bases": kept as written (its generator runs when the world
+/// is built, scene/modal_basis_json.hpp), so that bodies can share it and scene.json repeats it.
+struct ModalBasisSpec {
+    std::string name;
+    nlohmann::json definition;  ///< {"type": ..., parameters}
+    std::string source;         ///< where it was read (messages)
+    std::string base_dir;       ///< resolves its "file"
+    int num_modes = 0;          ///< found when the scene was read
+
+    bool operator==(const ModalBasisSpec&) const = default;
 };
 
 struct PlaneSpec {
@@ -135,6 +164,7 @@ struct SceneSpec {
     std::map<std::string, MaterialSpec> materials;
     std::vector<PlaneSpec> planes;
     std::vector<BodySpec> bodies;
+    std::vector<ModalBasisSpec> modal_bases;  ///< in name order
 
     bool operator==(const SceneSpec&) const = default;
 };

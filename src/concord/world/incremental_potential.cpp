@@ -169,19 +169,54 @@ ResidualGroups IncrementalPotential::residual_groups() const {
         groups.weight.segment<3>(12 * b).setConstant(1.0 / (force * force));
         groups.weight.segment<9>(12 * b + 3).setConstant(1.0 / (torque * torque));
     }
+    // Modal coordinates: one group per elastic body, each coordinate's generalised force
+    // weighted by the body's weight times the mode's largest displacement.
+    const int n_modal = static_cast<int>(config_.modal_scale.size());
+    if (n_modal == 0) return groups;
+    groups.weight.conservativeResize(12 * num_bodies + n_modal);
+    for (int i = 0; i < n_modal; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const auto b = static_cast<std::size_t>(config_.modal_body[k]);
+        const double force = h2 * config_.body_mass[b] * config_.characteristic_acceleration *
+                             config_.modal_scale[k];
+        groups.weight[12 * num_bodies + i] = force > 0.0 ? 1.0 / (force * force) : 1.0;
+        if (i == 0 || config_.modal_body[k] != config_.modal_body[k - 1])
+            groups.begin.push_back(12 * num_bodies + i + 1);
+        else
+            groups.begin.back() = 12 * num_bodies + i + 1;
+    }
     return groups;
 }
 
 double IncrementalPotential::ccd_step(const VecX& q0, const VecX& q1) {
+    if (!surface_.has_elastic()) return ccd_chord_step(q0, q1, VecX());
+    // Elastic vertices move on curves, not on the chords the CCD examines: certify the chords
+    // with the curves' deviation bound as extra separation. The bound shrinks with the square
+    // of the segment, so when a pair starts within it the segment is shortened and certified
+    // again; what is returned is always certified for the curved path.
+    double segment = 1.0;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        const VecX q1s = q0 + segment * (q1 - q0);
+        const double toi = ccd_chord_step(q0, q1s, surface_.chord_deviation(q0, q1s));
+        if (toi > 0.0) return segment * toi;
+        segment *= 0.25;
+    }
+    return 0.0;
+}
+
+double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, const VecX& dev) {
     const auto t0 = Clock::now();
     const Vertices x0 = surface_.positions(q0);
     const Vertices x1 = surface_.positions(q1);
+    // dev[v]: how far vertex v's true path may stray from its chord (elastic bodies).
+    auto dv = [&](int v) { return dev.size() > 0 ? dev[v] : 0.0; };
+    const double max_dev = dev.size() > 0 ? dev.maxCoeff() : 0.0;
     BroadPhaseParams bp;
-    bp.dhat = config_.dhat;
+    bp.dhat = config_.dhat + 2.0 * max_dev;
     bp.body_pair_filter = skip_static_pairs(body_static_);
     candidates_ = broad_phase_.find(surface_.mesh, x0, x1, bp);
-    plane_candidates_ =
-        point_plane_candidates(surface_, x0, x1, planes_, config_.body_movable, config_.dhat);
+    plane_candidates_ = point_plane_candidates(surface_, x0, x1, planes_, config_.body_movable,
+                                               config_.dhat + max_dev);
     peak_candidates_ = std::max(peak_candidates_, num_candidates());
     candidates_valid_ = true;
 
@@ -209,23 +244,32 @@ double IncrementalPotential::ccd_step(const VecX& q0, const VecX& q1) {
         const auto& c = pt[i];
         const Vec3 p = X0(c.vertex), a = X0(f(c.face, 0)), b = X0(f(c.face, 1)),
                    d = X0(f(c.face, 2));
-        const double travel = move[c.vertex] + std::max({move[f(c.face, 0)], move[f(c.face, 1)],
-                                                         move[f(c.face, 2)]});
+        const double pair_dev =
+            dv(c.vertex) + std::max({dv(f(c.face, 0)), dv(f(c.face, 1)), dv(f(c.face, 2))});
+        const double travel = move[c.vertex] +
+                              std::max({move[f(c.face, 0)], move[f(c.face, 1)],
+                                        move[f(c.face, 2)]}) + pair_dev;
         keep[i] = may_reach(point_triangle_distance_sq(p, a, b, d), travel);
+        CCDParams params = config_.ccd;
+        params.min_separation += pair_dev;
         const CCDResult r = point_triangle_ccd(p, a, b, d, X1(c.vertex), X1(f(c.face, 0)),
-                                               X1(f(c.face, 1)), X1(f(c.face, 2)), config_.ccd);
+                                               X1(f(c.face, 1)), X1(f(c.face, 2)), params);
         if (r.collides) toi[i] = r.toi;
     });
     tbb::parallel_for(std::size_t(0), ee.size(), [&](std::size_t i) {
         const auto& c = ee[i];
         const Vec3 a0 = X0(e(c.edge_a, 0)), a1 = X0(e(c.edge_a, 1)), b0 = X0(e(c.edge_b, 0)),
                    b1 = X0(e(c.edge_b, 1));
+        const double pair_dev = std::max(dv(e(c.edge_a, 0)), dv(e(c.edge_a, 1))) +
+                                std::max(dv(e(c.edge_b, 0)), dv(e(c.edge_b, 1)));
         const double travel = std::max(move[e(c.edge_a, 0)], move[e(c.edge_a, 1)]) +
-                              std::max(move[e(c.edge_b, 0)], move[e(c.edge_b, 1)]);
+                              std::max(move[e(c.edge_b, 0)], move[e(c.edge_b, 1)]) + pair_dev;
         keep[pt.size() + i] = may_reach(edge_edge_distance_sq(a0, a1, b0, b1), travel);
+        CCDParams params = config_.ccd;
+        params.min_separation += pair_dev;
         const CCDResult r =
             edge_edge_ccd(a0, a1, b0, b1, X1(e(c.edge_a, 0)), X1(e(c.edge_a, 1)),
-                          X1(e(c.edge_b, 0)), X1(e(c.edge_b, 1)), config_.ccd);
+                          X1(e(c.edge_b, 0)), X1(e(c.edge_b, 1)), params);
         if (r.collides) toi[pt.size() + i] = r.toi;
     });
     double alpha = 1.0;
@@ -244,8 +288,13 @@ double IncrementalPotential::ccd_step(const VecX& q0, const VecX& q1) {
     const double s = config_.ccd.conservative_rescaling;
     for (const auto& c : plane_candidates_) {
         const HalfSpace& h = planes_[static_cast<std::size_t>(c.plane)];
-        const double d0 = plane_signed_distance(h, X0(c.vertex));
-        const double d1 = plane_signed_distance(h, X1(c.vertex));
+        // The curved path stays within dv of the chord: lower both ends by it.
+        const double d0 = plane_signed_distance(h, X0(c.vertex)) - dv(c.vertex);
+        const double d1 = plane_signed_distance(h, X1(c.vertex)) - dv(c.vertex);
+        if (d0 <= 0.0) {
+            alpha = 0.0;
+            continue;
+        }
         if (d1 >= (1.0 - s) * d0) continue;
         alpha = std::min(alpha, s * d0 / (d0 - d1));
     }
@@ -270,6 +319,10 @@ double IncrementalPotential::step_measure(const VecX& dx) {
             d.tail<9>().cwiseAbs().maxCoeff() * config_.body_radius[static_cast<std::size_t>(b)];
         m = std::max(m, disp);
     }
+    // A modal coordinate moves points by at most its change times the mode's largest value.
+    for (std::size_t i = 0; i < config_.modal_scale.size(); ++i)
+        m = std::max(m, std::abs(dx[12 * num_bodies + static_cast<Eigen::Index>(i)]) *
+                            config_.modal_scale[i]);
     return m / (config_.time_step * config_.scene_scale);
 }
 

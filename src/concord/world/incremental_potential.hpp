@@ -32,6 +32,10 @@ struct IncrementalPotentialConfig {
     std::vector<double> body_mass;
     std::vector<double> body_lever_arm;
     double characteristic_acceleration = 9.81;
+    /// Modal coordinates of elastic bodies (after the 12 per body, in order): the largest
+    /// displacement a unit change moves a vertex, and the system body each belongs to.
+    std::vector<double> modal_scale;
+    std::vector<int> modal_body;
     CCDParams ccd;
 };
 
@@ -83,6 +87,9 @@ class IncrementalPotential final : public NewtonProblem {
     double min_distance() const;
 
   private:
+    /// ccd_step over the chords of the vertex paths, each pair certified to stay `dev` (per
+    /// vertex, summed over the pair) further apart than the CCD's own separation.
+    double ccd_chord_step(const VecX& q0, const VecX& q1, const VecX& dev);
     ContactSet contact_set_at(const VecX& q) const;
     double extra_value(const VecX& x) const;
 

@@ -17,6 +17,19 @@ double seconds_since(SolverClock::time_point t0) {
 // h^2 F / (weight m), and the step ends by snapping it exactly onto the path when CCD allows.
 constexpr double kKinematicWeight = 1e6;
 
+/// Where the modal coordinates of each system body go in system vectors: after the 12 per
+/// body, in system order (-1 for affine bodies).
+std::vector<int> system_modal_offsets(const WorldModel& model, const std::vector<int>& bodies) {
+    std::vector<int> offsets;
+    int next = 12 * static_cast<int>(bodies.size());
+    for (int b : bodies) {
+        const AffineBody& body = model.bodies[static_cast<std::size_t>(b)];
+        offsets.push_back(body.is_elastic() ? next : -1);
+        if (body.is_elastic()) next += body.modal->num_modes;
+    }
+    return offsets;
+}
+
 ContactSurface subset_surface(const WorldModel& model, const std::vector<int>& bodies) {
     ContactSurface s;
     int total = 0;
@@ -32,6 +45,9 @@ ContactSurface subset_surface(const WorldModel& model, const std::vector<int>& b
         s.rest.middleRows(s.body_vertex_begin[k], m.num_vertices()) = m.vertices;
         append_body(s.mesh, static_cast<int>(k), m.num_vertices(), m.faces, m.edges);
     }
+    std::vector<const AffineBody*> ptrs;
+    for (int b : bodies) ptrs.push_back(&model.bodies[static_cast<std::size_t>(b)]);
+    assign_surface_modes(s, ptrs, system_modal_offsets(model, bodies));
     return s;
 }
 
@@ -51,13 +67,28 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
     std::vector<double> orth;
     std::vector<bool> dynamic, kinematic;
     IncrementalPotentialConfig cfg;
+    std::vector<ReducedInertiaBody> reduced_inertia;
+    std::vector<ModalElasticityBody> modal_elasticity;
+    modal_offsets_ = system_modal_offsets(model_, bodies_);
     for (std::size_t k = 0; k < bodies_.size(); ++k) {
         const auto i = static_cast<std::size_t>(bodies_[k]);
         const AffineBody& body = model_.bodies[i];
         // 1/kappa_b: this system's share of the body's inertia and stiffness.
         const double w = replication_ ? replication_->body_weight[k] : 1.0;
         movable_.push_back(model_.movable[i]);
-        dynamic.push_back(model_.dynamic[i]);
+        if (body.is_elastic()) {
+            // Reduced elastic bodies (always dynamic): their inertia is the reduced one over
+            // frame and modes together; the affine inertia below skips them.
+            const ElasticDofs dofs{static_cast<int>(k), modal_offsets_[k], body.modal->num_modes};
+            reduced_inertia.push_back({dofs, w * body.modal->reduced_mass});
+            modal_elasticity.push_back(
+                {dofs, w * body.modal->modal_stiffness, w * body.modal->modal_damping});
+            for (int j = 0; j < dofs.num_modes; ++j) {
+                cfg.modal_scale.push_back(body.modal->mode_scale[j]);
+                cfg.modal_body.push_back(static_cast<int>(k));
+            }
+        }
+        dynamic.push_back(model_.dynamic[i] && !body.is_elastic());
         kinematic.push_back(model_.kinematic[i]);
         any_kinematic_ = any_kinematic_ || model_.kinematic[i];
         for (int d = 0; d < 12; ++d) free_dof_.push_back(model_.movable[i]);
@@ -86,6 +117,28 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
                                                         *orthogonality_, *kinematic_target_,
                                                         *barrier_, *friction_);
     potential_->set_stiffness_bounds(model_.kappa_max);
+    // Elastic bodies' unknowns: the modal coordinates follow the 12 per body.
+    for (std::size_t k = 0; k < bodies_.size(); ++k)
+        if (modal_offsets_[k] >= 0)
+            for (int j = 0; j < model_.bodies[static_cast<std::size_t>(bodies_[k])].modal->num_modes; ++j)
+                free_dof_.push_back(true);
+    if (!reduced_inertia.empty()) {
+        reduced_inertia_ = std::make_unique<ReducedInertiaEnergy>(std::move(reduced_inertia));
+        modal_elasticity_ = std::make_unique<ModalElasticityEnergy>(std::move(modal_elasticity));
+        potential_->add_term(*reduced_inertia_);
+        potential_->add_term(*modal_elasticity_);
+    }
+}
+
+void StepSystem::gather(const VecX& world, VecX& sys) const {
+    sys.resize(static_cast<Eigen::Index>(free_dof_.size()));
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        sys.segment<12>(12 * static_cast<Eigen::Index>(k)) = world.segment<12>(12 * bodies_[k]);
+        if (modal_offsets_[k] < 0) continue;
+        const auto i = static_cast<std::size_t>(bodies_[k]);
+        const int m = model_.bodies[i].modal->num_modes;
+        sys.segment(modal_offsets_[k], m) = world.segment(model_.modal_offset[i], m);
+    }
 }
 
 std::vector<int> StepSystem::movable_bodies() const {
@@ -96,18 +149,16 @@ std::vector<int> StepSystem::movable_bodies() const {
 }
 
 StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
-    const auto n = static_cast<Eigen::Index>(12 * bodies_.size());
-    q_start_.resize(n);
-    target_.resize(n);
-    VecX q_tilde(n);
-    for (std::size_t k = 0; k < bodies_.size(); ++k) {
-        const Eigen::Index o = 12 * static_cast<Eigen::Index>(k), w = 12 * bodies_[k];
-        q_start_.segment<12>(o) = in.q.segment<12>(w);
-        q_tilde.segment<12>(o) = in.q_tilde.segment<12>(w);
-        target_.segment<12>(o) = in.target.segment<12>(w);
-    }
+    VecX q_tilde;
+    gather(in.q, q_start_);
+    gather(in.q_tilde, q_tilde);
+    gather(in.target, target_);
     time_step_ = in.time_step;
     inertia_->set_predicted(q_tilde);
+    if (reduced_inertia_) {
+        reduced_inertia_->set_step(q_start_, q_tilde);
+        modal_elasticity_->set_step(q_start_, time_step_);
+    }
     kinematic_target_->set_predicted(target_);
     potential_->set_time_step(time_step_);
     friction_->clear();
@@ -217,9 +268,14 @@ SystemStepResult StepSystem::solve(double kappa, const SolverParams& params,
 }
 
 void StepSystem::scatter(const VecX& x, VecX& x_world) const {
-    for (std::size_t k = 0; k < bodies_.size(); ++k)
-        if (movable_[k])
-            x_world.segment<12>(12 * bodies_[k]) = x.segment<12>(12 * static_cast<Eigen::Index>(k));
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        if (!movable_[k]) continue;
+        x_world.segment<12>(12 * bodies_[k]) = x.segment<12>(12 * static_cast<Eigen::Index>(k));
+        if (modal_offsets_[k] < 0) continue;
+        const auto i = static_cast<std::size_t>(bodies_[k]);
+        const int m = model_.bodies[i].modal->num_modes;
+        x_world.segment(model_.modal_offset[i], m) = x.segment(modal_offsets_[k], m);
+    }
 }
 
 }  // namespace concord

@@ -10,7 +10,9 @@
 #include "concord/energy/barrier_energy.hpp"
 #include "concord/energy/friction_energy.hpp"
 #include "concord/energy/inertia_energy.hpp"
+#include "concord/energy/modal_elasticity_energy.hpp"
 #include "concord/energy/orthogonality_energy.hpp"
+#include "concord/energy/reduced_inertia_energy.hpp"
 #include "concord/solver/newton_solver.hpp"
 #include "concord/world/incremental_potential.hpp"
 #include "concord/world/world_model.hpp"
@@ -79,6 +81,9 @@ class StepSystem {
                            std::optional<SolverClock::time_point> deadline);
     /// Writes the movable bodies of x (system order) into x_world.
     void scatter(const VecX& x, VecX& x_world) const;
+    /// The system's part of a world vector (affine parts, then the modal coordinates of its
+    /// elastic bodies, in system order).
+    void gather(const VecX& world, VecX& sys) const;
 
     // The pieces solve() is made of, for solvers that drive the system themselves (the
     // consensus ADMM of a distributed solve). Vectors are in system order.
@@ -124,6 +129,7 @@ class StepSystem {
     ContactSurface own_surface_;
     const ContactSurface* surface_;
     std::vector<bool> movable_, free_dof_;
+    std::vector<int> modal_offsets_;  ///< per system body, in system vectors (-1: affine)
     bool any_kinematic_ = false;
     double time_step_ = 0.0;
     VecX q_start_, target_;
@@ -133,6 +139,8 @@ class StepSystem {
     std::unique_ptr<OrthogonalityEnergy> orthogonality_;
     std::unique_ptr<BarrierEnergy> barrier_;
     std::unique_ptr<FrictionEnergy> friction_;
+    std::unique_ptr<ReducedInertiaEnergy> reduced_inertia_;
+    std::unique_ptr<ModalElasticityEnergy> modal_elasticity_;
     std::unique_ptr<IncrementalPotential> potential_;
 };
 

@@ -113,12 +113,11 @@ World::Impl::Impl(const SceneSpec& s) : model(build_world_model(s)) {
     std::vector<int> all(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b) all[static_cast<std::size_t>(b)] = b;
     whole = std::make_unique<StepSystem>(model, all, &model.surface);
-    q = VecX::Zero(12 * B);
-    q_dot = VecX::Zero(12 * B);
+    q = model.initial_state();
+    q_dot = VecX::Zero(model.state_size);
     for (int b = 0; b < B; ++b) {
         const AffineBody& body = model.bodies[static_cast<std::size_t>(b)];
         const BodySpec& bs = s.bodies[static_cast<std::size_t>(b)];
-        q.segment<12>(12 * b) = body.q_initial;
         if (body.is_dynamic())
             q_dot.segment<12>(12 * b) =
                 affine_velocity(body.q_initial, body.mass_properties.center_of_mass, bs.velocity,
@@ -142,8 +141,8 @@ WorldState World::Impl::capture() const {
 
 void World::Impl::restore(const WorldState& s) {
     if (s.q.size() != q.size() || s.q_dot.size() != q_dot.size())
-        throw InputError("world state has " + std::to_string(s.q.size() / 12) +
-                         " bodies, the world has " + std::to_string(q.size() / 12));
+        throw InputError("world state has " + std::to_string(s.q.size()) +
+                         " coordinates, the world has " + std::to_string(q.size()));
     if (!s.q.allFinite() || !s.q_dot.allFinite() || !std::isfinite(s.time) ||
         !std::isfinite(s.barrier_stiffness))
         throw InputError("world state is not finite");
@@ -273,9 +272,15 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
     VecX q_tilde = q, target = q;
     for (int b = 0; b < B; ++b) {
         const auto i = static_cast<std::size_t>(b);
-        if (model.dynamic[i])
+        if (model.dynamic[i]) {
             q_tilde.segment<12>(12 * b) +=
                 h * q_dot.segment<12>(12 * b) + h * h * external_acceleration[i];
+            // Modal coordinates coast; loads reach them through the reduced inertia.
+            if (const int o = model.modal_offset[i]; o >= 0) {
+                const int m = model.bodies[i].modal->num_modes;
+                q_tilde.segment(o, m) += h * q_dot.segment(o, m);
+            }
+        }
         else if (model.kinematic[i])
             target.segment<12>(12 * b) =
                 kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial, t_end);
@@ -559,12 +564,25 @@ Vec12 World::q(int i) const {
 Vec12 World::q_dot(int i) const {
     return impl_->q_dot.segment<12>(12 * i);
 }
+VecX World::modal_coordinates(int i) const {
+    return impl_->model.modal_coordinates(impl_->q, i);
+}
+VecX World::state_row(int i) const {
+    const VecX eta = modal_coordinates(i);
+    VecX row(12 + eta.size());
+    row << q(i), eta;
+    return row;
+}
 Vertices World::world_vertices(int i) const {
     const AffineBody& b = body(i);
     Vertices x(b.mesh.num_vertices(), 3);
     const Vec12 qi = q(i);
-    for (int v = 0; v < b.mesh.num_vertices(); ++v)
-        x.row(v) = affine_apply(qi, b.mesh.vertices.row(v).transpose()).transpose();
+    const VecX eta = modal_coordinates(i);
+    for (int v = 0; v < b.mesh.num_vertices(); ++v) {
+        Vec3 X = b.mesh.vertices.row(v).transpose();
+        if (eta.size() > 0) X += b.modal->vertex_phi(v) * eta;
+        x.row(v) = affine_apply(qi, X).transpose();
+    }
     return x;
 }
 double World::time() const {

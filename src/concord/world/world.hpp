@@ -31,7 +31,11 @@ class World {
     Vec12 q(int i) const;
     /// Time derivative of q of body i.
     Vec12 q_dot(int i) const;
-    /// World vertex positions of body i.
+    /// Modal coordinates eta of body i (empty unless it is a reduced elastic body).
+    VecX modal_coordinates(int i) const;
+    /// Body i's row of frames.jsonl: q(i), then its modal coordinates.
+    VecX state_row(int i) const;
+    /// World vertex positions of body i (deformed by its modes on an elastic body).
     Vertices world_vertices(int i) const;
     double time() const;
     int step_count() const;

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "concord/body/body_builder.hpp"
+#include "concord/body/modal_part_builder.hpp"
+#include "concord/scene/modal_basis_json.hpp"
 #include "concord/collision/barrier/barrier.hpp"
 #include "concord/math/error.hpp"
 #include "concord/world/initial_state_check.hpp"
@@ -18,6 +21,39 @@ double combined_friction(const std::optional<double>& a, const std::optional<dou
     if (a) return *a;
     if (b) return *b;
     return fallback;
+}
+
+/// Builds each modal basis the bodies use (once, shared) and gives every elastic body its
+/// modal part. The basis's mass quadrature becomes the body's inertia, so it must weigh about
+/// what the body's shape and density do.
+void attach_modal_parts(const SceneSpec& spec, std::vector<AffineBody>& bodies) {
+    std::map<std::string, ModalBasis> bases;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const BodySpec& bs = spec.bodies[i];
+        if (!bs.elastic) continue;
+        const std::string context = "bodies." + bs.name + ".elastic";
+        auto it = bases.find(bs.elastic->basis);
+        if (it == bases.end()) {
+            const auto def = std::find_if(
+                spec.modal_bases.begin(), spec.modal_bases.end(),
+                [&](const ModalBasisSpec& m) { return m.name == bs.elastic->basis; });
+            if (def == spec.modal_bases.end())
+                throw InputError(context + ".basis: unknown modal basis \"" + bs.elastic->basis + "\"");
+            const JsonNode node(def->definition, def->source, "modal_bases." + def->name);
+            it = bases.emplace(def->name, modal_basis_from_json(node, def->base_dir)).first;
+        }
+        AffineBody& body = bodies[i];
+        body.modal = make_modal_part(it->second, it->first, body.mesh, bs.elastic->origin,
+                                     bs.elastic->initial, context);
+        const double basis_mass = modal_part_mass(*body.modal);
+        const double mesh_mass = body.mass_properties.mass;
+        if (!(std::abs(basis_mass - mesh_mass) <= 0.1 * mesh_mass))
+            throw InputError(context + ": the basis \"" + it->first + "\" weighs " +
+                             std::to_string(basis_mass) + " kg but the body's shape and density give " +
+                             std::to_string(mesh_mass) +
+                             " kg (they must agree within 10%: check the basis's size, density and "
+                             "the body's origin)");
+    }
 }
 
 }  // namespace
@@ -43,6 +79,16 @@ std::vector<double> WorldModel::contact_friction(const ContactSurface& s, const 
     return mu;
 }
 
+VecX WorldModel::initial_state() const {
+    VecX q = VecX::Zero(state_size);
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+        q.segment<12>(12 * static_cast<Eigen::Index>(b)) = bodies[b].q_initial;
+        if (modal_offset[b] >= 0)
+            q.segment(modal_offset[b], bodies[b].modal->num_modes) = bodies[b].modal->eta_initial;
+    }
+    return q;
+}
+
 WorldModel build_world_model(const SceneSpec& spec) {
     WorldModel m;
     m.spec = spec;
@@ -52,6 +98,7 @@ WorldModel build_world_model(const SceneSpec& spec) {
         throw InputError("contact.dhat must be a positive number");
     m.bodies.reserve(spec.bodies.size());
     for (const auto& b : spec.bodies) m.bodies.push_back(build_body(b));
+    attach_modal_parts(spec, m.bodies);
     for (const auto& p : spec.planes) {
         m.planes.push_back({p.point, p.normal.normalized()});
         m.plane_friction.push_back(p.friction);
@@ -59,10 +106,19 @@ WorldModel build_world_model(const SceneSpec& spec) {
     m.surface = build_contact_surface(m.bodies);
 
     const int B = m.num_bodies();
-    VecX q(12 * B);
+    m.state_size = 12 * B;
+    std::vector<const AffineBody*> ptrs;
+    for (const AffineBody& body : m.bodies) {
+        ptrs.push_back(&body);
+        if (body.is_elastic() && body.motion != MotionType::Dynamic)
+            throw InputError("bodies." + body.name + ".elastic: elastic bodies must be dynamic");
+        m.modal_offset.push_back(body.is_elastic() ? m.state_size : -1);
+        if (body.is_elastic()) m.state_size += body.modal->num_modes;
+    }
+    assign_surface_modes(m.surface, ptrs, m.modal_offset);
+    const VecX q = m.initial_state();
     for (int b = 0; b < B; ++b) {
         const AffineBody& body = m.bodies[static_cast<std::size_t>(b)];
-        q.segment<12>(12 * b) = body.q_initial;
         m.movable.push_back(body.motion != MotionType::Static);
         m.dynamic.push_back(body.motion == MotionType::Dynamic);
         m.kinematic.push_back(body.motion == MotionType::Kinematic);

@@ -28,12 +28,25 @@ struct WorldModel {
     std::vector<double> lever_arms;                    ///< largest |X| over the body's vertices
     std::vector<Vec12> initial_external_acceleration;  ///< M^-1 f_ext (gravity and force)
 
+    /// State layout: body b's affine part at 12 b; an elastic body's modal coordinates at
+    /// modal_offset[b] (-1 for affine bodies), after the 12 * bodies affine numbers.
+    std::vector<int> modal_offset;
+    int state_size = 0;
+
     double scene_scale = 1.0;                   ///< bounding-box diagonal of the initial scene
     double characteristic_acceleration = 9.81;  ///< |gravity|, standard gravity when zero
     bool has_friction = false;                  ///< any pair can have mu > 0
     double kappa_min = 0.0, kappa_max = 0.0;    ///< barrier stiffness bounds
 
     int num_bodies() const { return static_cast<int>(bodies.size()); }
+    /// The initial state vector (affine parts and modal coordinates).
+    VecX initial_state() const;
+    /// Modal coordinates of body b in state q (empty for affine bodies).
+    VecX modal_coordinates(const VecX& q, int b) const {
+        const auto i = static_cast<std::size_t>(b);
+        if (modal_offset[i] < 0) return {};
+        return q.segment(modal_offset[i], bodies[i].modal->num_modes);
+    }
     /// Friction coefficient of every contact of c in the order point_triangle, edge_edge,
     /// point_plane; `global_body[k]` maps the contact surface's body k to the world's body.
     std::vector<double> contact_friction(const ContactSurface& s, const ContactSet& c,

@@ -11,7 +11,9 @@ namespace concord {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'N', 'C', 'R', 'D', 'S', 'T', 'A'};
-constexpr std::uint32_t kVersion = 1;
+// Version 2 stores the number of coordinates (elastic bodies add modal ones to the 12 per
+// body); version 1 stored the number of bodies and is still read.
+constexpr std::uint32_t kVersion = 2;
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
 
 template <typename T>
@@ -43,14 +45,14 @@ bool WorldState::bitwise_equal(const WorldState& o) const {
 }
 
 void save_world_state(const WorldState& s, const std::string& path) {
-    if (s.q.size() != s.q_dot.size() || s.q.size() % 12 != 0)
+    if (s.q.size() != s.q_dot.size())
         throw InputError(path + ": inconsistent world state (q and q_dot sizes)");
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(path + ": cannot open for writing");
     out.write(kMagic, sizeof(kMagic));
     put(out, kVersion);
     put(out, kByteOrderMark);
-    put(out, static_cast<std::uint64_t>(s.q.size() / 12));
+    put(out, static_cast<std::uint64_t>(s.q.size()));
     put(out, s.time);
     put(out, static_cast<std::int64_t>(s.steps));
     put(out, s.barrier_stiffness);
@@ -73,29 +75,30 @@ WorldState load_world_state(const std::string& path) {
         throw InputError(path + ": not a Concord world-state file");
     std::uint32_t version = 0, bom = 0;
     if (!get(in, version) || !get(in, bom)) throw InputError(path + ": truncated header");
-    if (version != kVersion)
+    if (version != kVersion && version != 1)
         throw InputError(path + ": unsupported world-state version " + std::to_string(version));
     if (bom != kByteOrderMark) throw InputError(path + ": written with another byte order");
-    std::uint64_t bodies = 0;
+    std::uint64_t coordinates = 0;
     std::int64_t steps = 0;
     std::int32_t level = 0, successes = 0;
     WorldState s;
-    if (!get(in, bodies) || !get(in, s.time) || !get(in, steps) || !get(in, s.barrier_stiffness) ||
+    if (!get(in, coordinates) || !get(in, s.time) || !get(in, steps) || !get(in, s.barrier_stiffness) ||
         !get(in, level) || !get(in, successes))
         throw InputError(path + ": truncated header");
-    constexpr std::uint64_t kMaxBodies = 1ull << 32;
-    if (bodies > kMaxBodies) throw InputError(path + ": implausible body count");
+    if (version == 1) coordinates *= 12;
+    constexpr std::uint64_t kMaxCoordinates = 1ull << 36;
+    if (coordinates > kMaxCoordinates) throw InputError(path + ": implausible state size");
     s.steps = static_cast<int>(steps);
     s.time_step_level = level;
     s.level_successes = successes;
-    const auto n = static_cast<Eigen::Index>(12 * bodies);
+    const auto n = static_cast<Eigen::Index>(coordinates);
     s.q.resize(n);
     s.q_dot.resize(n);
     const auto bytes = static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(n));
     if (!in.read(reinterpret_cast<char*>(s.q.data()), bytes) ||
         !in.read(reinterpret_cast<char*>(s.q_dot.data()), bytes))
-        throw InputError(path + ": truncated state (expected " + std::to_string(bodies) +
-                         " bodies)");
+        throw InputError(path + ": truncated state (expected " + std::to_string(coordinates) +
+                         " coordinates)");
     if (in.peek() != std::char_traits<char>::eof()) throw InputError(path + ": trailing data");
     return s;
 }
