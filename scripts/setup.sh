@@ -22,7 +22,7 @@ packages=(
     nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
     libassimp-dev
     libgtest-dev libgmock-dev libbenchmark-dev
-    libpng-dev chromium
+    libpng-dev chromium ffmpeg
     libopenmpi-dev openmpi-bin
     pybind11-dev python3-dev python3-numpy python3-pytest python3-venv
 )

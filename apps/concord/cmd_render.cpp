@@ -60,8 +60,8 @@ bool encode_video(const std::string& ffmpeg, const fs::path& folder, double fps)
     std::vector<std::string> args = {ffmpeg, "-y", "-loglevel", "error", "-framerate", rate,
                                      "-pattern_type", "glob", "-i", pattern,
                                      // H.264 in yuv420p needs even sizes; pad by one if odd.
-                                     "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p",
-                                     video};
+                                     "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264",
+                                     "-pix_fmt", "yuv420p", video};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -191,6 +191,9 @@ void bind_solver(py::module_& m) {
         .def_readonly("residual", &StepStats::residual, "Final convergence measure.")
         .def_readonly("contacts", &StepStats::contacts,
                       "Active barrier pairs (distance < dhat) at the end of the step.")
+        .def_readonly("body_contacts", &StepStats::body_contacts,
+                      "Per body, the active pairs it takes part in (list of int; a "
+                      "point-plane pair counts for its body only).")
         .def_readonly("candidates", &StepStats::candidates, "Broad-phase candidates (peak).")
         .def_readonly("min_distance", &StepStats::min_distance,
                       "Smallest distance over all contact candidates, m (inf if none).")

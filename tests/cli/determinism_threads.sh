@@ -3,7 +3,8 @@
 # --threads 2 writes bit-identical q in every frame of frames.jsonl. The scenes have real
 # contact with friction (64 spheres piling up in a box; a stack of 10 boxes), so the parallel
 # broad phase, contact assembly and island solves all take part. Timing statistics differ from
-# run to run and are not compared; the work counts (Newton iterations, contacts) must match.
+# run to run and are not compared; the work counts (Newton iterations, contacts, per-body
+# contacts) must match.
 set -euo pipefail
 concord="$1"
 src="$2"
@@ -48,7 +49,7 @@ for fa, fb in zip(a, b):
             diff = max(abs(x - y) for x, y in zip(qa, qb))
             sys.exit(f"frame {k}: q[{body}] differs (largest difference {diff:.3g})")
     assert len(fa["q"]) == len(fb["q"]), k
-    for key in ("newton_iterations", "contacts"):
+    for key in ("newton_iterations", "contacts", "body_contacts"):
         assert fa["stats"][key] == fb["stats"][key], f"frame {k}: {key} {fa['stats'][key]} vs {fb['stats'][key]}"
     contacts = max(contacts, fa["stats"]["contacts"])
 # Identical q would prove little if nothing ever touched.

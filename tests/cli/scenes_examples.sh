@@ -85,6 +85,11 @@ for k, r in enumerate(records):
     assert d is None or d > 0, f"frame {k}: min_distance = {d!r}"
     if s["contacts"] > 0:
         assert d is not None and d < dhat, f"frame {k}: {s['contacts']} contacts but min_distance = {d!r}"
+    # Per-body counts (docs/cli.md): a pair counts once per distinct body, a plane is no body,
+    # so they add up to between contacts and twice contacts.
+    c = s["body_contacts"]
+    assert len(c) == len(bodies) and all(isinstance(n, int) and n >= 0 for n in c), f"frame {k}: body_contacts {c}"
+    assert s["contacts"] <= sum(c) <= 2 * s["contacts"], f"frame {k}: body_contacts sum {sum(c)}, contacts {s['contacts']}"
 assert records[0]["stats"]["contacts"] == 0 and records[0]["stats"]["min_distance"] is None, "frame 0 is not the initial state"
 peak_contacts = max(r["stats"]["contacts"] for r in records)
 assert peak_contacts > 0, f"no contact in {frames} frames: the run stops before anything touches (set its frames in frames_for)"

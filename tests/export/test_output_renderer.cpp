@@ -79,7 +79,8 @@ TEST(OutputRenderer, ColourModesWithoutData) {
     opt.colour = ColourMode::Worker;
     EXPECT_TRUE(test::contains(test::error_of([&] { OutputRenderer(reader, meshes, opt, o); }),
                                "/frames.jsonl: --color worker needs a distributed run"));
-    // Per-body contact counts are not in frames.jsonl: body colours with a note.
+    // A run without per-body contact counts (written before stats.body_contacts existed):
+    // body colours with a note.
     opt.colour = ColourMode::Contacts;
     EXPECT_TRUE(test::contains(OutputRenderer(reader, meshes, opt, o).colour_note(),
                                "stats.body_contacts"));
@@ -170,6 +171,83 @@ TEST(OutputRenderer, WorkerColoursFollowTheOwnersOfTheFrame) {
                                        [&](const FrameRecord& r) { bad_renderer.render(r); });
                                }),
                                "frame 2: stats.owners has 1 entries, expected 3"));
+}
+
+/// Sets stats.body_contacts of frame k to counts(k) (nothing when it returns an empty list).
+void set_body_contacts(const test::HandMadeOutput& out,
+                       const std::function<std::vector<int>(int)>& counts) {
+    const std::string path = out.str() + "/frames.jsonl";
+    std::ifstream in(path);
+    std::string line, text;
+    for (int k = 0; std::getline(in, line); ++k) {
+        nlohmann::json j = nlohmann::json::parse(line);
+        if (const std::vector<int> c = counts(k); !c.empty()) j["stats"]["body_contacts"] = c;
+        text += j.dump() + "\n";
+    }
+    in.close();
+    test::write_file(path, text);
+}
+
+TEST(OutputRenderer, ContactColoursFollowTheCountsOfTheFrame) {
+    test::HandMadeOutput out("render_contacts", 3, 3, true);
+    // Frame 1: body 0 has the run's largest count (4), body 1 none, the static body 2 has 2.
+    // Frame 2 has no key (a frame of an older writer): every body shows zero.
+    set_body_contacts(out, [](int k) {
+        return k == 1   ? std::vector<int>{4, 0, 2}
+               : k == 0 ? std::vector<int>{0, 0, 0}
+                        : std::vector<int>{};
+    });
+    OutputReader reader(out.str());
+    auto meshes = reader.load_meshes();
+    const RunOverview o = survey_run(reader, meshes, false);
+    EXPECT_TRUE(o.has_body_contacts);
+    EXPECT_EQ(o.max_body_contacts, 4);
+    RenderOptions opt;
+    opt.width = 160;
+    opt.height = 90;
+    opt.supersample = 1;
+    opt.planes = false;
+    opt.colour = ColourMode::Contacts;
+    OutputRenderer renderer(reader, meshes, opt, o);
+    EXPECT_TRUE(renderer.colour_note().empty());
+    std::vector<Image> images;
+    for_each_selected_frame(reader, parse_frame_selection("0:2", "--frames"),
+                            [&](const FrameRecord& r) { images.push_back(renderer.render(r)); });
+    ASSERT_EQ(images.size(), 3u);
+    auto share_of = [](const Image& img, const Rgb& c) {
+        int n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x) {
+                const auto* p = img.pixel(x, y);
+                const double s = p[0] / 255.0 / c[0];
+                bool match = s > 0.3 && s < 1.01;
+                for (int k = 1; k < 3; ++k)
+                    match = match && std::abs(p[k] / 255.0 - s * c[k]) < 0.02;
+                n += match;
+            }
+        return n;
+    };
+    const Rgb none = ramp_colour(0.0), half = ramp_colour(0.5), top = ramp_colour(1.0);
+    EXPECT_GT(share_of(images[1], top), 100);
+    EXPECT_GT(share_of(images[1], half), 50);
+    EXPECT_GT(share_of(images[1], none), 30);
+    for (int f : {0, 2}) {
+        EXPECT_EQ(share_of(images[f], top), 0) << f;
+        EXPECT_EQ(share_of(images[f], half), 0) << f;
+        EXPECT_GT(share_of(images[f], none), share_of(images[1], none) + 100) << f;
+    }
+
+    // A frame whose counts do not match the bodies is named.
+    set_body_contacts(out, [](int k) { return k == 2 ? std::vector<int>{1} : std::vector<int>{}; });
+    OutputReader bad_reader(out.str());
+    const RunOverview bad = survey_run(bad_reader, meshes, false);
+    OutputRenderer bad_renderer(bad_reader, meshes, opt, bad);
+    EXPECT_TRUE(test::contains(test::error_of([&] {
+                                   for_each_selected_frame(
+                                       bad_reader, single_frame(2),
+                                       [&](const FrameRecord& r) { bad_renderer.render(r); });
+                               }),
+                               "frame 2: stats.body_contacts has 1 entries, expected 3"));
 }
 
 TEST(OutputRenderer, ExplicitCameraIsUsed) {

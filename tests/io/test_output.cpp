@@ -128,6 +128,7 @@ TEST(OutputWriter, RoundTripIsBitExact) {
         st.newton_iterations = k;
         st.converged = k % 2 == 0;
         st.contacts = 3 * k;
+        if (k > 0) st.body_contacts = {3 * k, k};  // frame 0: none recorded
         st.candidates = 7 * k;
         st.min_distance = k % 3 == 0 ? std::numeric_limits<double>::infinity() : 1e-4 / (k + 1);
         st.barrier_stiffness = 1e5 + k;
@@ -180,6 +181,7 @@ TEST(OutputWriter, RoundTripIsBitExact) {
         EXPECT_EQ(f.stats.newton_iterations, e.newton_iterations);
         EXPECT_EQ(f.stats.converged, e.converged);
         EXPECT_EQ(f.stats.contacts, e.contacts);
+        EXPECT_EQ(f.stats.body_contacts, e.body_contacts);
         EXPECT_EQ(f.stats.candidates, e.candidates);
         EXPECT_EQ(f.stats.min_distance, e.min_distance);
         EXPECT_EQ(f.stats.barrier_stiffness, e.barrier_stiffness);
@@ -205,8 +207,9 @@ TEST(OutputWriter, RoundTripIsBitExact) {
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 264u) << "StepStats changed: update io/step_stats_json.cpp";
-    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);  // no distributed keys by default
+    EXPECT_EQ(sizeof(StepStats), 296u) << "StepStats changed: update io/step_stats_json.cpp";
+    // No distributed keys by default, and no body_contacts while it is empty.
+    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
     EXPECT_EQ(sizeof(DistributedStepStats), 128u)
         << "DistributedStepStats changed: update io/step_stats_json.cpp";
 }
@@ -242,6 +245,43 @@ TEST(OutputWriter, DistributedStatsRoundTrip) {
     EXPECT_EQ(back.distributed->overlap_width, 0.3);
     EXPECT_EQ(back.distributed->planes, d.planes);
     EXPECT_EQ(back.distributed->owners, d.owners);
+}
+
+// stats.body_contacts: written when recorded, all zeros in frame 0 (null stats), optional when
+// read (runs written before the key existed), and a bad entry is an error naming the key.
+TEST(OutputWriter, BodyContactsAreOptionalAndChecked) {
+    ScratchDir dir("io_body_contacts");
+    TwoBoxes s;
+    {
+        OutputWriter w(dir.str(), false);
+        w.write_header(s.scene, s.bodies);
+        const std::vector<VecX> q{identity_q(Vec3::Zero()), identity_q(Vec3(3, 0, 0))};
+        w.write_frame(0, 0.0, q, nullptr);
+        StepStats st;
+        st.contacts = 4;
+        st.body_contacts = {4, 0};
+        w.write_frame(1, 0.01, q, &st);
+    }
+    const std::string text = test::read_file(dir.file("frames.jsonl"));
+    EXPECT_TRUE(contains(text, R"("body_contacts":[0,0])")) << text;
+    EXPECT_TRUE(contains(text, R"("body_contacts":[4,0])")) << text;
+    const std::vector<FrameRecord> frames = OutputReader(dir.str()).read_all_frames();
+    ASSERT_EQ(frames.size(), 2u);
+    EXPECT_EQ(frames[0].stats.body_contacts, std::vector<int>({0, 0}));
+    EXPECT_EQ(frames[1].stats.body_contacts, std::vector<int>({4, 0}));
+
+    EXPECT_TRUE(step_stats_from_json(JsonNode(nlohmann::json::parse(R"({"contacts": 2})"), "f"))
+                    .body_contacts.empty());
+    EXPECT_TRUE(contains(error_of([] {
+                             step_stats_from_json(JsonNode(
+                                 nlohmann::json::parse(R"({"body_contacts": [1, -1]})"), "f"));
+                         }),
+                         "body_contacts"));
+    EXPECT_TRUE(contains(error_of([] {
+                             step_stats_from_json(JsonNode(
+                                 nlohmann::json::parse(R"({"body_contacts": 3})"), "f"));
+                         }),
+                         "body_contacts"));
 }
 
 TEST(OutputWriter, RefusesANonEmptyFolderUnlessForced) {
@@ -299,6 +339,7 @@ TEST(SubstepStats, AccumulateOverAFrame) {
     a.newton_iterations = 3;
     a.converged = true;
     a.contacts = 5;
+    a.body_contacts = {5, 0};
     a.candidates = 10;
     a.min_distance = 1e-3;
     a.t_frame = 0.5;
@@ -307,6 +348,7 @@ TEST(SubstepStats, AccumulateOverAFrame) {
     b.newton_iterations = 4;
     b.converged = false;
     b.contacts = 2;
+    b.body_contacts = {1, 1};
     b.candidates = 8;
     b.min_distance = 2e-4;
     b.t_frame = 0.25;
@@ -321,6 +363,7 @@ TEST(SubstepStats, AccumulateOverAFrame) {
     EXPECT_EQ(frame.newton_iterations, 7);
     EXPECT_FALSE(frame.converged);
     EXPECT_EQ(frame.contacts, 2);
+    EXPECT_EQ(frame.body_contacts, std::vector<int>({1, 1}));
     EXPECT_EQ(frame.candidates, 10);
     EXPECT_EQ(frame.min_distance, 2e-4);
     EXPECT_EQ(frame.t_frame, 0.75);

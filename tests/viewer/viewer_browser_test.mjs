@@ -7,7 +7,8 @@
 // a run of `concord run --workers 2`. Checks: the page loads without console errors; Play
 // advances the frame counter; the canvas is not blank; the stats plot has one point per frame;
 // colouring by worker uses the run's owners (frame 0 those of frame 1, static bodies grey); the
-// partition planes and overlap slabs of the frame on screen are drawn; a single-machine run
+// partition planes and overlap slabs of the frame on screen are drawn; the real run colours by
+// its per-body contact counts (stats.body_contacts); a single-machine run
 // offers neither; an unreadable frame and a missing output directory give readable messages,
 // not a blank page. Prints "N passed, M failed" and exits 1 on any failure.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 
 const [viewerDir, goodUrl, brokenUrl, distributedUrl] = process.argv.slice(2);
 const { chromium } = createRequire(join(viewerDir, 'package.json'))('playwright-core');
-const { workerColour } = await import(pathToFileURL(join(viewerDir, 'src', 'palette.js')).href);
+const { rampColour, workerColour } = await import(pathToFileURL(join(viewerDir, 'src', 'palette.js')).href);
 
 let passed = 0, failed = 0;
 function check(name, ok, detail = '') {
@@ -108,6 +109,19 @@ async function checkDistributedRun(url) {
       drawn.slabs.length === planes.length && drawn.slabs.every((w) => Math.abs(w - s.overlap_width) < 1e-9),
     JSON.stringify(drawn));
   }
+  // Colour by contact count from the run's own stats.body_contacts (written by `concord run`):
+  // each body on the ramp at its count over the run's largest.
+  await page.selectOption('#colour-mode', 'contacts');
+  const contactsLegend = await page.locator('#legend').textContent();
+  const top = Math.max(...lines.flatMap((l) => l.stats.body_contacts));
+  const last = lines.length - 1;
+  await page.evaluate((k) => window.concordViewer.seek(k), last);
+  const counts = lines[last].stats.body_contacts;
+  const shown = await page.evaluate(() => window.concordViewer.bodyColours());
+  check('distributed run: colour by contact count from stats.body_contacts',
+    !/no per-body contact counts/.test(contactsLegend) && top > 0 && counts.length === state.bodyCount &&
+      new Set(counts).size > 1 && near(shown, counts.flatMap((c) => rampColour(c / top))),
+    `legend "${contactsLegend}", counts ${JSON.stringify(counts)}`);
   const content = await canvasContent(page);
   check('distributed run: canvas is not blank', content.share > 0.02, `${(100 * content.share).toFixed(1)}% non-background`);
   await page.uncheck('#show-partition');

@@ -135,6 +135,7 @@ Bytes encode(const WorkerResult& x) {
     w.put(x.candidates).put(x.owned_mass).put(x.min_distance).put(x.kappa).put(x.t_compute).put(x.t_sync);
     w.put(x.load).put(x.line_search_trials).put(x.ccd_limited).put(x.linear_iterations);
     w.put(x.t_collision).put(x.t_assembly).put(x.t_linear).put(x.t_line_search);
+    w.put_list(x.body_contacts);
     return w.take();
 }
 
@@ -161,6 +162,7 @@ WorkerResult decode_result(const Bytes& b) {
     x.t_assembly = r.get<double>();
     x.t_linear = r.get<double>();
     x.t_line_search = r.get<double>();
+    x.body_contacts = r.get_list<BodyContactCount>();
     return x;
 }
 

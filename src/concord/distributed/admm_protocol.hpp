@@ -10,6 +10,7 @@
 #include "concord/distributed/partition.hpp"
 #include "concord/scene/distributed_spec.hpp"
 #include "concord/solver/solver_params.hpp"
+#include "concord/world/body_contact_count.hpp"
 
 namespace concord {
 
@@ -70,6 +71,8 @@ struct WorkerResult {
     std::vector<BodyRecord> owned;  ///< end-of-step state of the bodies it owns
     bool failed = false;
     std::int32_t bodies = 0, shared = 0, newton_iterations = 0, contacts = 0, candidates = 0;
+    /// Per body, the pairs of `contacts` it takes part in (sorted by body, zeros left out).
+    std::vector<BodyContactCount> body_contacts;
     double owned_mass = 0.0;
     double min_distance = 0.0;
     double kappa = 0.0;

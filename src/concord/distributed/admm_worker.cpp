@@ -463,23 +463,22 @@ void AdmmWorker::step(const StepCommand& cmd) {
     t0 = Clock::now();
     SystemStepResult measured;
     sys.measure(x, measured);
-    // Count each contact once over all workers: by the lowest worker holding both bodies.
+    // Count each contact once over all workers: by the lowest worker holding both bodies (a
+    // plane is held by everyone). Per-body counts follow the same rule, so that the controller's
+    // sums over workers count every pair once.
     int contacts = 0;
+    std::vector<BodyContactCount> body_contacts;
     {
-        const ContactSet& c = sys.contacts();
-        const ContactSurface& s = sys.surface();
         auto counted_here = [&](int a, int b) {
             const std::uint64_t both = masks[static_cast<std::size_t>(a)] &
                                        (b < 0 ? everyone : masks[static_cast<std::size_t>(b)]);
-            return both != 0 && std::countr_zero(both) == me;
+            const bool here = both != 0 && std::countr_zero(both) == me;
+            contacts += here ? 1 : 0;
+            return here;
         };
-        const auto& f = s.mesh.faces;
-        const auto& e = s.mesh.edges;
-        for (const auto& p : c.point_triangle)
-            contacts += counted_here(s.body_of_vertex(p.vertex), s.body_of_vertex(f(p.face, 0)));
-        for (const auto& p : c.edge_edge)
-            contacts += counted_here(s.body_of_vertex(e(p.edge_a, 0)), s.body_of_vertex(e(p.edge_b, 0)));
-        for (const auto& p : c.point_plane) contacts += counted_here(s.body_of_vertex(p.vertex), -1);
+        std::vector<int> scratch;
+        body_contacts =
+            count_body_contacts(sys.contacts(), sys.surface(), ids, counted_here, scratch);
     }
     std::map<int, BodyRecord> start_owned;
     for (std::size_t k = 0; k < ids.size(); ++k) {
@@ -497,6 +496,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
     result.shared = static_cast<int>(shared.size());
     result.newton_iterations = newton_iterations;
     result.contacts = contacts;
+    result.body_contacts = std::move(body_contacts);
     result.candidates = measured.candidates;
     result.min_distance = measured.min_distance;
     result.kappa = sys.barrier_stiffness();

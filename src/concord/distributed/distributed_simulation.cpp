@@ -479,8 +479,11 @@ const StepStats& DistributedSimulation::step() {
         }
         stats_.contacts = 0;
         stats_.min_distance = std::numeric_limits<double>::infinity();
+        // Every pair is counted by exactly one worker (admm_worker.cpp), per body too.
+        stats_.body_contacts.assign(static_cast<std::size_t>(model_.num_bodies()), 0);
         for (const WorkerResult& r : o.results) {
             stats_.contacts += r.contacts;
+            add_body_contacts(r.body_contacts, stats_.body_contacts);
             stats_.candidates = std::max(stats_.candidates, r.candidates);
             stats_.min_distance = std::min(stats_.min_distance, r.min_distance);
         }

@@ -86,6 +86,11 @@ RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& m
         }
         if (o.first_owners.empty() && r.stats.distributed)
             o.first_owners = r.stats.distributed->owners;
+        if (!r.stats.body_contacts.empty()) {
+            o.has_body_contacts = true;
+            for (int c : r.stats.body_contacts)
+                o.max_body_contacts = std::max(o.max_body_contacts, c);
+        }
         o.frames.push_back(r.frame);
         o.times.push_back(r.time);
     }
@@ -117,8 +122,8 @@ OutputRenderer::OutputRenderer(const OutputReader& reader, std::vector<TriMesh> 
                              "/frames.jsonl: --color worker needs a distributed run (no frame has "
                              "stats.owners; run with --workers N)");
         check_owners(overview_.first_owners, "the first frame with owners");
-    } else if (mode_ == ColourMode::Contacts) {
-        // frames.jsonl has the total and per-worker contact counts, not one per body.
+    } else if (mode_ == ColourMode::Contacts && !overview_.has_body_contacts) {
+        // Runs written before stats.body_contacts existed have only the total count.
         colour_note_ =
             "no per-body contact counts in frames.jsonl (stats.body_contacts): using body colours";
         mode_ = ColourMode::Body;
@@ -135,6 +140,15 @@ void OutputRenderer::check_owners(const std::vector<int>& owners, const std::str
                          std::to_string(meshes_.size()) + " (one per body)");
 }
 
+void OutputRenderer::check_body_contacts(const FrameRecord& frame) const {
+    const std::size_t n = frame.stats.body_contacts.size();
+    if (n != 0 && n != meshes_.size())
+        throw InputError(reader_.directory() + "/frames.jsonl: frame " +
+                         std::to_string(frame.frame) + ": stats.body_contacts has " +
+                         std::to_string(n) + " entries, expected " +
+                         std::to_string(meshes_.size()) + " (one per body)");
+}
+
 std::vector<Rgb> OutputRenderer::body_colours(const FrameRecord& frame) const {
     const std::size_t n = meshes_.size();
     std::vector<Rgb> colours(n);
@@ -144,6 +158,15 @@ std::vector<Rgb> OutputRenderer::body_colours(const FrameRecord& frame) const {
             own ? frame.stats.distributed->owners : overview_.first_owners;
         if (own) check_owners(owners, "frame " + std::to_string(frame.frame));
         for (std::size_t b = 0; b < n; ++b) colours[b] = worker_colour(owners[b]);
+        return colours;
+    }
+    if (mode_ == ColourMode::Contacts) {
+        // The viewer's ramp: count / (largest count of the run); a frame without counts (frame
+        // 0 of an older run) shows zeros.
+        check_body_contacts(frame);
+        const std::vector<int>& c = frame.stats.body_contacts;
+        const double top = std::max(1, overview_.max_body_contacts);
+        for (std::size_t b = 0; b < n; ++b) colours[b] = ramp_colour(c.empty() ? 0.0 : c[b] / top);
         return colours;
     }
     if (mode_ == ColourMode::Speed) {

@@ -41,6 +41,10 @@ struct RunOverview {
     /// what frames without owners show, such as frame 0, whose stats are the defaults. Empty
     /// for a single-machine run.
     std::vector<int> first_owners;
+    /// Whether any frame has stats.body_contacts, and the largest count in any of them (the top
+    /// of the contact colour ramp, as in the viewer).
+    bool has_body_contacts = false;
+    int max_body_contacts = 0;
 };
 
 RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& meshes,
@@ -56,7 +60,8 @@ class OutputRenderer {
 
     const Camera& camera() const { return camera_; }
     /// Empty, or why the requested colour mode could not be used (then bodies get body colours).
-    /// ColourMode::Worker on a run without stats.owners is an InputError instead.
+    /// ColourMode::Worker on a run without stats.owners is an InputError instead; so is a frame
+    /// whose stats.owners or stats.body_contacts does not have one entry per body.
     const std::string& colour_note() const { return colour_note_; }
     long triangles_per_frame() const { return triangles_; }
 
@@ -64,6 +69,8 @@ class OutputRenderer {
     std::vector<Rgb> body_colours(const FrameRecord& frame) const;
     /// InputError naming `where` unless there is one owner per body.
     void check_owners(const std::vector<int>& owners, const std::string& where) const;
+    /// The same for a frame's stats.body_contacts.
+    void check_body_contacts(const FrameRecord& frame) const;
 
     const OutputReader& reader_;
     std::vector<TriMesh> meshes_;

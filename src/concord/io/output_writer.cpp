@@ -137,10 +137,13 @@ void OutputWriter::write_frame(int frame, double time, const std::vector<VecX>& 
         for (Eigen::Index k = 0; k < qb.size(); ++k) row.push_back(qb[k]);
         rows.push_back(std::move(row));
     }
+    // Without a step (frame 0) the stats are the defaults: no contacts, on any body.
+    StepStats defaults;
+    defaults.body_contacts.assign(num_bodies_, 0);
     nlohmann::json line{{"frame", frame},
                         {"time", time},
                         {"q", std::move(rows)},
-                        {"stats", step_stats_to_json(stats ? *stats : StepStats{})}};
+                        {"stats", step_stats_to_json(stats ? *stats : defaults)}};
     // One write per line, then a flush: the file only ever ends in a complete line unless the
     // process dies inside this call.
     std::string text = line.dump() + "\n";

@@ -44,7 +44,8 @@ class OutputWriter {
     void write_header(const SceneSpec& scene, const World& world);
 
     /// Appends {"frame", "time", "q", "stats"}; q[b] lists body b's coordinates (12 for an
-    /// affine body: p, then A row-major). `stats` null writes StepStats defaults (frame 0).
+    /// affine body: p, then A row-major). `stats` null writes StepStats defaults (frame 0), with
+    /// body_contacts all zero.
     /// Throws std::runtime_error when the line cannot be written (e.g. the disk is full).
     void write_frame(int frame, double time, const std::vector<VecX>& q, const StepStats* stats);
     /// The same, with the current state of every body of `world`.

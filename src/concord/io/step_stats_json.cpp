@@ -66,6 +66,7 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
         {"t_solve", s.t_solve},
         {"t_frame", s.t_frame},
     };
+    if (!s.body_contacts.empty()) j["body_contacts"] = s.body_contacts;
     if (s.distributed) add_distributed(*s.distributed, j);
     return j;
 }
@@ -99,6 +100,10 @@ StepStats step_stats_from_json(const JsonNode& node) {
     non_negative("residual", s.residual);
     count("contacts", s.contacts);
     count("candidates", s.candidates);
+    if (auto n = node.find("body_contacts")) {
+        for (std::size_t i = 0, len = n->array_size(); i < len; ++i)
+            s.body_contacts.push_back(n->element(i).integer(0, kMaxCount));
+    }
     if (auto n = node.find("min_distance"); n && !n->value().is_null()) {
         s.min_distance = n->non_negative_number();
     }
@@ -157,6 +162,7 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
     frame.converged = frame.converged && step.converged;
     frame.residual = std::max(frame.residual, step.residual);
     frame.contacts = step.contacts;
+    frame.body_contacts = step.body_contacts;
     frame.candidates = std::max(frame.candidates, step.candidates);
     frame.min_distance = std::min(frame.min_distance, step.min_distance);
     frame.barrier_stiffness = step.barrier_stiffness;

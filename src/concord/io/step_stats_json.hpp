@@ -9,7 +9,7 @@
 namespace concord {
 
 /// Every field of StepStats under its own name. min_distance is null when infinite (no contact
-/// pair was examined), since JSON has no infinity.
+/// pair was examined), since JSON has no infinity; body_contacts is left out when empty.
 nlohmann::json step_stats_to_json(const StepStats& stats);
 
 /// The inverse of step_stats_to_json. Missing fields keep their StepStats defaults and unknown
@@ -19,9 +19,9 @@ StepStats step_stats_from_json(const JsonNode& node);
 
 /// Folds the statistics of one more World::step into those of a saved frame made of several
 /// (scene "substeps"): counts of work add up (iterations, trials, substeps, retries, times);
-/// contacts, islands and barrier stiffness are the last step's; candidates and residual the
-/// peak; min_distance and time_step the minimum; status and stop_reason the worst step's; and
-/// converged holds when every step converged.
+/// contacts, body_contacts, islands and barrier stiffness are the last step's; candidates and
+/// residual the peak; min_distance and time_step the minimum; status and stop_reason the worst
+/// step's; and converged holds when every step converged.
 void accumulate_substep(StepStats& frame, const StepStats& step, bool first);
 
 }  // namespace concord

@@ -47,6 +47,10 @@ struct StepStats {
     bool converged = false;     ///< status == Converged
     double residual = 0.0;      ///< final convergence measure, largest over islands
     int contacts = 0;           ///< active barrier pairs (distance < dhat) at the end of the step
+    /// Per body (world order), the pairs of `contacts` it takes part in: a point-triangle or
+    /// edge-edge pair counts for each of its (one or two) bodies, a point-plane pair for the
+    /// vertex's body only (world/body_contact_count.hpp). Empty when not recorded.
+    std::vector<int> body_contacts;
     int candidates = 0;         ///< broad-phase candidate pairs (peak over the step)
     double min_distance = std::numeric_limits<double>::infinity();  ///< over all contact pairs, m
     double barrier_stiffness = 0.0;

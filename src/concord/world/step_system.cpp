@@ -221,6 +221,9 @@ double StepSystem::objective(const VecX& x) {
 void StepSystem::measure(const VecX& x, SystemStepResult& r) {
     potential_->refresh_contacts(x);
     r.contacts = static_cast<int>(potential_->contacts().size());
+    r.body_contacts = count_body_contacts(
+        potential_->contacts(), *surface_, bodies_, [](int, int) { return true; },
+        contact_count_scratch_);
     r.min_distance = potential_->min_distance();
     r.candidates = std::max(r.candidates, static_cast<int>(potential_->num_candidates()));
     r.barrier_stiffness = barrier_->stiffness();

@@ -14,6 +14,7 @@
 #include "concord/energy/orthogonality_energy.hpp"
 #include "concord/energy/reduced_inertia_energy.hpp"
 #include "concord/solver/newton_solver.hpp"
+#include "concord/world/body_contact_count.hpp"
 #include "concord/world/incremental_potential.hpp"
 #include "concord/world/world_model.hpp"
 
@@ -43,6 +44,8 @@ struct SystemStepResult {
     std::vector<NewtonStats> solves;  ///< one per friction lag round
     int iterations = 0;
     int contacts = 0;
+    /// Active pairs per body at the end (world indices, sorted; bodies without pairs left out).
+    std::vector<BodyContactCount> body_contacts;
     int candidates = 0;  ///< peak over the step
     double min_distance = std::numeric_limits<double>::infinity();
     double barrier_stiffness = 0.0;  ///< after the solve's adaptation
@@ -113,7 +116,8 @@ class StepSystem {
     std::optional<VecX> snapped_kinematic(const VecX& x);
     /// The potential's value at x (contacts found afresh); +inf when x intersects.
     double objective(const VecX& x);
-    /// Contacts, candidates and minimum distance at x (the end-of-step statistics).
+    /// Contacts (also per body), candidates and minimum distance at x (the end-of-step
+    /// statistics).
     void measure(const VecX& x, SystemStepResult& r);
     /// Hessian of the potential at x (PSD-projected), for stiffness estimates.
     void hessian_triplets(const VecX& x, Triplets& H);
@@ -134,6 +138,7 @@ class StepSystem {
     double time_step_ = 0.0;
     VecX q_start_, target_;
     double prepare_collision_seconds_ = 0.0;
+    std::vector<int> contact_count_scratch_;  ///< count_body_contacts' work array
 
     std::unique_ptr<InertiaEnergy> inertia_, kinematic_target_;
     std::unique_ptr<OrthogonalityEnergy> orthogonality_;

@@ -420,6 +420,11 @@ void World::Impl::record(const SubstepOutcome& o, bool final_attempt) {
         ss.final_residual = residual;
         stats.contacts = contacts;
         stats.min_distance = min_distance;
+        // Each pair belongs to one system (it involves a movable body, which is in exactly
+        // one), so the systems' counts add up; static bodies collect theirs from every system.
+        stats.body_contacts.assign(static_cast<std::size_t>(model.num_bodies()), 0);
+        for (const SystemStepResult& r : o.results)
+            add_body_contacts(r.body_contacts, stats.body_contacts);
     }
     stats.candidates = std::max(stats.candidates, candidates);
     stats.islands = static_cast<int>(o.results.size());
