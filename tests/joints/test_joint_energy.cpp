@@ -424,3 +424,33 @@ TEST(JointEnergy, DriveTargetFollowsTheScheduleAtTheStepEnd) {
     // Only the drive acts at the build state: h^2 ke/2 (0 - 0.2)^2.
     EXPECT_NEAR(e.value(bodies.q0), 0.01 * 0.01 * 100.0 / 2.0 * 0.04, 1e-15);
 }
+
+TEST(JointEnergy, RevoluteAngleStaysFiniteWhenUndefined) {
+    // Child turned 90 degrees about y: its reference direction (world x at build, the
+    // perpendicular chosen for axis z) now lies along the hinge axis, where theta is undefined.
+    Bodies bodies(4);
+    VecX q0 = bodies.q0;
+    q0.segment<12>(24) = VecX::Zero(12);
+    q0.segment<3>(27) = Vec3(1, 0, 0);
+    q0.segment<3>(30) = Vec3(0, 1, 0);
+    q0.segment<3>(33) = Vec3(0, 0, 1);
+    JointEnergy e(bodies.movable, bodies.mass, bodies.length, 0.01);
+    JointSpec s;
+    s.type = JointType::Revolute;
+    s.parent = -1;
+    s.child = 2;
+    s.axis = Vec3::UnitZ();
+    s.drive.enabled = true;
+    s.drive.ke = 5.0;
+    s.drive.target = 0.3;
+    e.add_joint(s, q0);
+    e.begin_step(0.01, q0);
+    const Mat3 R = Eigen::AngleAxisd(-std::numbers::pi / 2, Vec3::UnitY()).toRotationMatrix();
+    VecX q = q0;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) q[24 + 3 + 3 * i + j] = R(i, j);
+    EXPECT_DOUBLE_EQ(e.coordinate(0, q), 0.0);
+    EXPECT_TRUE(std::isfinite(e.value(q)));
+    EXPECT_TRUE(gradient_of(e, q).allFinite());
+    EXPECT_TRUE(hessian_of(e, q, true).allFinite());
+}

@@ -19,6 +19,9 @@ struct JointEnergy::Local : Accumulator {
 namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
+/// Below this squared length of the child's reference direction projected on the parent's
+/// rotation plane (1 when aligned), the revolute angle is treated as undefined.
+constexpr double kDegenerateAngle = 1e-12;
 
 /// A unit vector perpendicular to unit a (the world axis least aligned with a, projected).
 Vec3 perpendicular(const Vec3& a) {
@@ -192,7 +195,16 @@ JointEnergy::Local JointEnergy::evaluate(const Joint& j, const VecX& q, int orde
     } else {
         const Jet3 v = child_dir(j.child_ref);
         const Jet x = dot(v, parent_dir(j.parent_ref)), y = dot(v, parent_dir(j.parent_ref2));
-        c = atan2(y, x, unwrap_shift(std::atan2(y.v, x.v), j.angle_reference));
+        if (x.v * x.v + y.v * y.v > kDegenerateAngle) {
+            c = atan2(y, x, unwrap_shift(std::atan2(y.v, x.v), j.angle_reference));
+        } else {
+            // The child's reference direction lies along the parent's axis (a misalignment of
+            // ~90 degrees that the axis term is removing): the angle is undefined there, so
+            // hold it at the previous step's value with no force rather than return NaN.
+            c.v = j.angle_reference;
+            if (order >= 1) c.g = VecX::Zero(n);
+            if (order >= 2) c.H = MatX::Zero(n, n);
+        }
     }
     const double h2 = h_ * h_;
     if (drive.enabled) {
@@ -222,8 +234,10 @@ double JointEnergy::coordinate_at(const Joint& j, const VecX& q) const {
     }
     if (j.spec.type == JointType::Revolute) {
         const Vec3 v = body_axis(bc, j.child_ref, q);
-        const double raw =
-            std::atan2(v.dot(body_axis(bp, j.parent_ref2, q)), v.dot(body_axis(bp, j.parent_ref, q)));
+        const double x = v.dot(body_axis(bp, j.parent_ref, q));
+        const double y = v.dot(body_axis(bp, j.parent_ref2, q));
+        if (x * x + y * y <= kDegenerateAngle) return j.angle_reference;  // see evaluate()
+        const double raw = std::atan2(y, x);
         return raw + unwrap_shift(raw, j.angle_reference);
     }
     return 0.0;
