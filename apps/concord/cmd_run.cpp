@@ -234,7 +234,9 @@ class TraceFile {
 
 std::vector<OutputBody> output_bodies(const WorldModel& model) {
     std::vector<OutputBody> bodies;
-    for (const AffineBody& b : model.bodies) bodies.push_back({b.name, &b.mesh, b.motion});
+    for (const AffineBody& b : model.bodies)
+        bodies.push_back({b.name, &b.mesh, b.motion,
+                          b.is_elastic() ? b.modal->vertex_modes.get() : nullptr});
     return bodies;
 }
 
@@ -244,7 +246,7 @@ int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWrit
              const std::string& how) {
     auto write = [&](int frame, const StepStats* stats) {
         std::vector<VecX> q;
-        for (int i = 0; i < sim.num_bodies(); ++i) q.emplace_back(sim.q(i));
+        for (int i = 0; i < sim.num_bodies(); ++i) q.emplace_back(sim.state_row(i));
         writer.write_frame(frame, sim.time(), q, stats);
     };
     write(0, nullptr);

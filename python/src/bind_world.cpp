@@ -81,9 +81,12 @@ int body_index(const World& w, const py::object& key) {
     return i;
 }
 
-/// A (B, 12) numpy view of a 12-per-body vector, kept alive by `owner`.
-py::array_t<double> state_view(const VecX& v, py::handle owner, bool writeable) {
-    const py::ssize_t B = v.size() / 12;
+/// A (B, 12) numpy view of the affine part of a state vector, kept alive by `owner`. `bodies`:
+/// B (the modal coordinates of elastic bodies follow the 12 B affine numbers and are not part
+/// of the view); -1: the vector holds 12 numbers per body only.
+py::array_t<double> state_view(const VecX& v, py::handle owner, bool writeable,
+                               py::ssize_t bodies = -1) {
+    const py::ssize_t B = bodies >= 0 ? bodies : v.size() / 12;
     py::array_t<double> a({B, py::ssize_t(12)},
                           {py::ssize_t(12 * sizeof(double)), py::ssize_t(sizeof(double))},
                           v.data(), owner);
@@ -454,14 +457,16 @@ void bind_world(py::module_& m) {
         .def_property_readonly(
             "q",
             [](py::object self) {
-                return state_view(self.cast<WorldHandle&>().world.state_vector(), self, false);
+                const World& w = self.cast<WorldHandle&>().world;
+                return state_view(w.state_vector(), self, false, w.num_bodies());
             },
             "(B, 12) read-only numpy view of the live state (no copy): it changes as the world "
             "steps; .copy() keeps a snapshot. Row b = [p (3), A row-major (9)]. Set with set_q.")
         .def_property_readonly(
             "q_dot",
             [](py::object self) {
-                return state_view(self.cast<WorldHandle&>().world.velocity_vector(), self, false);
+                const World& w = self.cast<WorldHandle&>().world;
+                return state_view(w.velocity_vector(), self, false, w.num_bodies());
             },
             "(B, 12) read-only live view of dq/dt. Set with set_q_dot.")
         .def(
@@ -484,6 +489,16 @@ void bind_world(py::module_& m) {
                 h.world.restore_state(s);
             },
             py::arg("q_dot"), "Replaces dq/dt ((B, 12) array).")
+        .def(
+            "modal_coordinates",
+            [](WorldHandle& h, const py::object& key) {
+                BusyGuard busy(h);
+                const VecX eta = h.world.modal_coordinates(body_index(h.world, key));
+                return py::array_t<double>(eta.size(), eta.data());  // a copy
+            },
+            py::arg("body"),
+            "The modal coordinates eta of a reduced elastic body (a copy, shape (m,); empty for "
+            "an affine body). q shows the 12 affine numbers of every body only.")
         .def(
             "world_vertices",
             [](WorldHandle& h, const py::object& key) {

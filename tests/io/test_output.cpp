@@ -207,7 +207,7 @@ TEST(OutputWriter, RoundTripIsBitExact) {
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 296u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(sizeof(StepStats), 328u) << "StepStats changed: update io/step_stats_json.cpp";
     // No distributed keys by default, and no body_contacts while it is empty.
     EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
     EXPECT_EQ(sizeof(DistributedStepStats), 128u)

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "concord/elastic/modal_field.hpp"
 #include "concord/math/types.hpp"
 
 namespace concord {
@@ -31,6 +32,13 @@ struct ModalPart {
     /// of eta_k into a length for convergence measures and motion bounds).
     VecX mode_scale;
     std::string basis_name;  ///< the basis it was sampled from (bodies may share one)
+    /// The basis's mode field and where its origin sits in the body, for points other than the
+    /// mesh vertices (joint anchors): Phi(X) = field(X - field_origin).
+    std::shared_ptr<const ModalField> field;
+    Vec3 field_origin = Vec3::Zero();
+
+    /// Phi (3 x m) at any body-local point.
+    MatX phi_at(const Vec3& X) const { return field->evaluate(X - field_origin); }
 
     /// Phi at vertex v (3 x m).
     auto vertex_phi(int v) const { return vertex_modes->middleRows(3 * v, 3); }

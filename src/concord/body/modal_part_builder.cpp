@@ -36,6 +36,8 @@ ModalPart make_modal_part(const ModalBasis& basis, const std::string& basis_name
     for (int k = 0; k < basis.num_modes; ++k)
         if (!(part.mode_scale[k] > 0.0)) part.mode_scale[k] = 1.0;
     part.vertex_modes = std::move(phi);
+    part.field = basis.field;
+    part.field_origin = origin;
     return part;
 }
 

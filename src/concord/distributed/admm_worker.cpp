@@ -54,9 +54,9 @@ struct AdmmWorker::LocalSystem {
 
 AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
     : model_(model), transport_(transport) {
-    if (model_.state_size != 12 * model_.num_bodies())
-        throw InputError("distributed runs do not support elastic bodies yet (run this scene "
-                         "on one machine)");
+    if (model_.state_size != 12 * model_.num_bodies() || !model_.joints.empty())
+        throw InputError("distributed runs do not support elastic bodies or joints yet (run "
+                         "this scene on one machine)");
     for (int b = 0; b < model_.num_bodies(); ++b) {
         rest_boxes_.push_back(rest_box(model_.bodies[static_cast<std::size_t>(b)]));
         if (!model_.movable[static_cast<std::size_t>(b)]) static_bodies_.push_back(b);
@@ -200,7 +200,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
             q_tilde.segment<12>(12 * rec.id) = p;
         }
     }
-    const StepInput in{q, q_tilde, target, h};
+    const StepInput in{q, q_tilde, target, h, 0.0};
     ls.consensus.set_terms({});  // the balance is of the step's objective alone
     const StiffnessBalance balance = sys.prepare(in, cmd.kappa);
     // IPC's balance kappa = -g_B . g_E / |g_B|^2 over the whole scene. A shared body's

@@ -40,9 +40,9 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     dspec_ = model_.spec.distributed;
     validate_distributed_spec(dspec_);
     // The consensus exchanges 12 numbers per body; modal coordinates are not shared yet.
-    if (model_.state_size != 12 * model_.num_bodies())
-        throw InputError("distributed runs do not support elastic bodies yet (run this scene "
-                         "on one machine)");
+    if (model_.state_size != 12 * model_.num_bodies() || !model_.joints.empty())
+        throw InputError("distributed runs do not support elastic bodies or joints yet (run "
+                         "this scene on one machine)");
     if (transport_.num_workers() != dspec_.workers)
         throw InputError("distributed.workers is " + std::to_string(dspec_.workers) + " but " +
                          std::to_string(transport_.num_workers()) + " workers are running");

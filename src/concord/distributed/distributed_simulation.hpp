@@ -48,6 +48,8 @@ class DistributedSimulation {
     int num_bodies() const { return model_.num_bodies(); }
     const AffineBody& body(int i) const { return model_.bodies.at(static_cast<std::size_t>(i)); }
     Vec12 q(int i) const { return q_.segment<12>(12 * i); }
+    /// Body i's frames.jsonl row (distributed runs have affine bodies only).
+    VecX state_row(int i) const { return q(i); }
     Vec12 q_dot(int i) const { return q_dot_.segment<12>(12 * i); }
     const VecX& state() const { return q_; }
     double time() const { return time_; }

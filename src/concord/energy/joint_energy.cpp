@@ -304,4 +304,17 @@ void JointEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) cons
     }
 }
 
+void resolve_world_anchor(JointSpec& spec, const VecX& q0) {
+    if (!spec.world_anchor) return;
+    const Vec3 x = *spec.world_anchor;
+    const auto to_local = [&](int body) -> Vec3 {
+        if (body < 0) return x;
+        const Mat3 A = body_frame(body, q0);
+        return A.fullPivLu().solve(x - q0.segment<3>(12 * body));
+    };
+    spec.parent_anchor = to_local(spec.parent);
+    spec.child_anchor = to_local(spec.child);
+    spec.world_anchor.reset();
+}
+
 }  // namespace concord

@@ -37,7 +37,7 @@
 
 #include "concord/energy/body_point.hpp"
 #include "concord/energy/energy.hpp"
-#include "concord/energy/joint_spec.hpp"
+#include "concord/scene/joint_spec.hpp"
 
 namespace concord {
 
@@ -140,5 +140,9 @@ private:
     double time_ = 0.0;
     std::vector<Joint> joints_;
 };
+
+/// When world_anchor is set, fills parent_anchor and child_anchor with its local coordinates
+/// in each body at state q0 (X = A0^-1 (x - p0); the world keeps x) and clears world_anchor.
+void resolve_world_anchor(JointSpec& spec, const VecX& q0);
 
 }  // namespace concord

@@ -68,6 +68,10 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
     };
     if (!s.body_contacts.empty()) j["body_contacts"] = s.body_contacts;
     if (s.distributed) add_distributed(*s.distributed, j);
+    if (s.joints)
+        j["joints"] = {{"position_residual", s.joints->position},
+                       {"orientation_residual", s.joints->orientation},
+                       {"limit_violation", s.joints->limit_violation}};
     return j;
 }
 
@@ -103,6 +107,14 @@ StepStats step_stats_from_json(const JsonNode& node) {
     if (auto n = node.find("body_contacts")) {
         for (std::size_t i = 0, len = n->array_size(); i < len; ++i)
             s.body_contacts.push_back(n->element(i).integer(0, kMaxCount));
+    }
+    if (auto n = node.find("joints")) {
+        n->expect_object({"position_residual", "orientation_residual", "limit_violation"});
+        JointStepStats js;
+        if (auto v = n->find("position_residual")) js.position = v->non_negative_number();
+        if (auto v = n->find("orientation_residual")) js.orientation = v->non_negative_number();
+        if (auto v = n->find("limit_violation")) js.limit_violation = v->non_negative_number();
+        s.joints = js;
     }
     if (auto n = node.find("min_distance"); n && !n->value().is_null()) {
         s.min_distance = n->non_negative_number();
@@ -179,6 +191,7 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
     frame.t_line_search += step.t_line_search;
     frame.t_solve += step.t_solve;
     frame.t_frame += step.t_frame;
+    frame.joints = step.joints;  // the frame's last step, like contacts
     if (step.distributed) {
         if (!frame.distributed) {
             frame.distributed = step.distributed;

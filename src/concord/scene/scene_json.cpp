@@ -114,6 +114,44 @@ json body_json(const BodySpec& b) {
     return j;
 }
 
+json schedule_json(const JointTargetSchedule& s) {
+    if (s.kind == TargetScheduleKind::PiecewiseLinear) {
+        json keys = json::array();
+        for (const auto& k : s.keyframes) keys.push_back({k.time, k.value});
+        return {{"keyframes", keys}};
+    }
+    return {{"sinusoid",
+             {{"offset", s.offset}, {"amplitude", s.amplitude}, {"frequency", s.frequency},
+              {"phase", s.phase}}}};
+}
+
+json joint_json(const JointSpec& j, const SceneSpec& scene) {
+    auto body = [&](int b) {
+        return b < 0 ? std::string("world") : scene.bodies[static_cast<std::size_t>(b)].name;
+    };
+    json out{{"type", joint_type_name(j.type)}, {"parent", body(j.parent)}, {"child", body(j.child)}};
+    if (!j.name.empty()) out["name"] = j.name;
+    if (j.world_anchor) {
+        out["anchor"] = vec3_json(*j.world_anchor);
+    } else {
+        out["parent_anchor"] = vec3_json(j.parent_anchor);
+        out["child_anchor"] = vec3_json(j.child_anchor);
+    }
+    if (has_coordinate(j.type)) out["axis"] = vec3_json(j.axis);
+    if (j.drive.enabled) {
+        json d{{"mode", j.drive.mode == DriveMode::Position ? "position" : "velocity"},
+               {"target", j.drive.target}, {"ke", j.drive.ke}, {"kd", j.drive.kd}};
+        if (!j.drive.schedule.empty()) d["schedule"] = schedule_json(j.drive.schedule);
+        out["drive"] = d;
+    }
+    if (j.limits.enabled)
+        out["limits"] = {{"lower", j.limits.lower}, {"upper", j.limits.upper},
+                         {"stiffness", j.limits.stiffness}};
+    out["stiffness"] = j.stiffness;
+    out["orientation_length"] = j.orientation_length;
+    return out;
+}
+
 }  // namespace
 
 nlohmann::json scene_to_json(const SceneSpec& s) {
@@ -162,6 +200,11 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
             bases[m.name] = d;
         }
         out["modal_bases"] = bases;
+    }
+    if (!s.joints.empty()) {
+        json joints = json::array();
+        for (const JointSpec& j : s.joints) joints.push_back(joint_json(j, s));
+        out["joints"] = joints;
     }
     // Written only when set, so that single-machine scenes resolve as before.
     if (!(s.distributed == DistributedSpec{}))

@@ -305,6 +305,93 @@ ElasticSpec parse_elastic(const JsonNode& node, const SceneSpec& scene) {
     return e;
 }
 
+/// "world" or the name of a body of the scene -> -1 or its index.
+int parse_joint_body(const JsonNode& node, const SceneSpec& scene) {
+    const std::string name = node.name();
+    if (name == "world") return -1;
+    for (std::size_t b = 0; b < scene.bodies.size(); ++b)
+        if (scene.bodies[b].name == name) return static_cast<int>(b);
+    node.fail("unknown body \"" + name + "\" (give a body name or \"world\")");
+}
+
+JointTargetSchedule parse_schedule(const JsonNode& node) {
+    node.expect_object({"keyframes", "sinusoid"});
+    if (node.has("keyframes") == node.has("sinusoid"))
+        node.fail("give exactly one of keyframes and sinusoid");
+    JointTargetSchedule s;
+    if (auto k = node.find("keyframes")) {
+        s.kind = TargetScheduleKind::PiecewiseLinear;
+        for (std::size_t i = 0; i < k->array_size(); ++i) {
+            const JsonNode e = k->element(i);
+            if (e.array_size() != 2) e.fail("expected [time, value]");
+            s.keyframes.push_back({e.element(0).number(), e.element(1).number()});
+        }
+    } else {
+        const JsonNode w = node.child("sinusoid");
+        w.expect_object({"offset", "amplitude", "frequency", "phase"});
+        s.kind = TargetScheduleKind::Sinusoidal;
+        if (auto n = w.find("offset")) s.offset = n->number();
+        if (auto n = w.find("amplitude")) s.amplitude = n->number();
+        if (auto n = w.find("frequency")) s.frequency = n->non_negative_number();
+        if (auto n = w.find("phase")) s.phase = n->number();
+    }
+    return s;
+}
+
+JointSpec parse_joint(const JsonNode& node, const SceneSpec& scene) {
+    node.expect_object({"name", "type", "parent", "child", "anchor", "parent_anchor",
+                        "child_anchor", "axis", "drive", "limits", "stiffness",
+                        "orientation_length"});
+    JointSpec j;
+    if (auto n = node.find("name")) j.name = n->name();
+    const JsonNode type = node.child("type");
+    const std::string t = type.string();
+    if (t == "fixed") j.type = JointType::Fixed;
+    else if (t == "revolute") j.type = JointType::Revolute;
+    else if (t == "prismatic") j.type = JointType::Prismatic;
+    else if (t == "ball") j.type = JointType::Ball;
+    else type.fail("expected \"fixed\", \"revolute\", \"prismatic\" or \"ball\", got " + type.describe());
+    j.parent = parse_joint_body(node.child("parent"), scene);
+    j.child = parse_joint_body(node.child("child"), scene);
+    if (node.has("anchor") && (node.has("parent_anchor") || node.has("child_anchor")))
+        node.child("anchor").fail("give either anchor (world) or parent_anchor/child_anchor (local)");
+    if (auto n = node.find("anchor")) j.world_anchor = n->vec3();
+    if (auto n = node.find("parent_anchor")) j.parent_anchor = n->vec3();
+    if (auto n = node.find("child_anchor")) j.child_anchor = n->vec3();
+    if (!node.has("anchor") && !node.has("parent_anchor") && !node.has("child_anchor"))
+        node.fail("a joint needs an anchor (world position) or parent_anchor/child_anchor");
+    if (auto n = node.find("axis")) j.axis = unit_vector(n->non_zero_vec3());
+    if (auto d = node.find("drive")) {
+        d->expect_object({"mode", "target", "schedule", "ke", "kd"});
+        j.drive.enabled = true;
+        if (auto n = d->find("mode")) {
+            const std::string m = n->string();
+            if (m == "position") j.drive.mode = DriveMode::Position;
+            else if (m == "velocity") j.drive.mode = DriveMode::Velocity;
+            else n->fail("expected \"position\" or \"velocity\", got " + n->describe());
+        }
+        if (auto n = d->find("target")) j.drive.target = n->number();
+        if (auto n = d->find("schedule")) j.drive.schedule = parse_schedule(*n);
+        if (auto n = d->find("ke")) j.drive.ke = n->non_negative_number();
+        if (auto n = d->find("kd")) j.drive.kd = n->non_negative_number();
+    }
+    if (auto l = node.find("limits")) {
+        l->expect_object({"lower", "upper", "stiffness"});
+        j.limits.enabled = true;
+        j.limits.lower = l->child("lower").number();
+        j.limits.upper = l->child("upper").number();
+        if (auto n = l->find("stiffness")) j.limits.stiffness = n->non_negative_number();
+    }
+    if (auto n = node.find("stiffness")) j.stiffness = n->non_negative_number();
+    if (auto n = node.find("orientation_length")) j.orientation_length = n->non_negative_number();
+    try {
+        validate_joint_spec(j, static_cast<int>(scene.bodies.size()), node.path());
+    } catch (const InputError& e) {
+        throw InputError(node.source() + ": " + e.what());
+    }
+    return j;
+}
+
 void parse_modal_bases(const JsonNode& node, const std::string& base_dir, SceneSpec& scene) {
     if (!node.value().is_object()) node.fail("expected an object mapping names to modal bases");
     for (const auto& item : node.value().items()) {
@@ -451,7 +538,8 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
                       const std::string& base_dir) {
     JsonNode root(json, source_name);
     root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "gravity", "contact",
-                        "solver", "distributed", "materials", "planes", "modal_bases", "bodies"});
+                        "solver", "distributed", "materials", "planes", "modal_bases", "bodies",
+                        "joints"});
     SceneSpec s;
     s.source_path = source_name;
     if (auto n = root.find("$schema")) (void)n->string();
@@ -477,6 +565,9 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     s.planes = parse_planes(root);
     if (auto n = root.find("modal_bases")) parse_modal_bases(*n, base_dir, s);
     if (auto n = root.find("bodies")) parse_bodies(*n, base_dir, s);
+    if (auto n = root.find("joints"))
+        for (std::size_t i = 0; i < n->array_size(); ++i)
+            s.joints.push_back(parse_joint(n->element(i), s));
     return s;
 }
 

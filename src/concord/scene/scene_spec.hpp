@@ -13,6 +13,7 @@
 
 #include "concord/math/types.hpp"
 #include "concord/scene/distributed_spec.hpp"
+#include "concord/scene/joint_spec.hpp"
 #include "concord/solver/solver_params.hpp"
 
 namespace concord {
@@ -165,6 +166,7 @@ struct SceneSpec {
     std::vector<PlaneSpec> planes;
     std::vector<BodySpec> bodies;
     std::vector<ModalBasisSpec> modal_bases;  ///< in name order
+    std::vector<JointSpec> joints;            ///< parent/child as body indices (-1: the world)
 
     bool operator==(const SceneSpec&) const = default;
 };

@@ -40,6 +40,14 @@ struct DistributedStepStats {
     std::vector<int> owners;  ///< per body: the worker that owns it (0-based), -1 if static
 };
 
+/// How well the joints held at the end of a step: the largest violation over the joints
+/// (energy/joint_energy.hpp, docs/joints.md).
+struct JointStepStats {
+    double position = 0.0;         ///< anchor gap, m (prismatic: off the axis)
+    double orientation = 0.0;      ///< axis / frame misalignment, ~rad
+    double limit_violation = 0.0;  ///< coordinate beyond its limits, rad or m
+};
+
 struct StepStats {
     ConvergenceStatus status = ConvergenceStatus::Converged;  ///< worst over islands and substeps
     StopReason stop_reason = StopReason::Residual;            ///< of the worst solve
@@ -68,6 +76,7 @@ struct StepStats {
     double t_solve = 0.0;        ///< t_assembly + t_linear + t_line_search, s
     double t_frame = 0.0;        ///< whole step (wall clock), s
     std::optional<DistributedStepStats> distributed;  ///< set by distributed runs
+    std::optional<JointStepStats> joints;             ///< set when the scene has joints
 };
 
 /// One island's part of a step: the Newton solves of its bodies.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <stdexcept>
 
 namespace concord {
 
@@ -128,6 +130,57 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
         potential_->add_term(*reduced_inertia_);
         potential_->add_term(*modal_elasticity_);
     }
+    build_joints(cfg);
+}
+
+void StepSystem::build_joints(const IncrementalPotentialConfig& cfg) {
+    if (model_.joints.empty()) return;
+    std::map<int, int> local;  // world body -> system body
+    for (std::size_t k = 0; k < bodies_.size(); ++k) local[bodies_[k]] = static_cast<int>(k);
+    const VecX q_world = model_.initial_state();
+    VecX q0;
+    gather(q_world, q0);
+    // An attachment point in system numbering: modes sampled at the anchor on elastic bodies;
+    // a static body outside the system is a fixed world point.
+    auto point = [&](int world_body, const Vec3& anchor) {
+        if (world_body < 0) return BodyPoint{-1, anchor, {}, -1};
+        const auto w = static_cast<std::size_t>(world_body);
+        const auto it = local.find(world_body);
+        if (it == local.end())
+            return BodyPoint{-1, affine_apply(q_world.segment<12>(12 * world_body), anchor), {}, -1};
+        const AffineBody& body = model_.bodies[w];
+        BodyPoint p{it->second, anchor, {}, -1};
+        if (body.is_elastic()) {
+            p.phi = body.modal->phi_at(anchor);
+            p.modal_offset = modal_offsets_[static_cast<std::size_t>(it->second)];
+        }
+        return p;
+    };
+    std::vector<double> mass, length;
+    for (int b : bodies_) {
+        mass.push_back(model_.bodies[static_cast<std::size_t>(b)].mass_properties.mass);
+        length.push_back(model_.bodies[static_cast<std::size_t>(b)].bounding_radius);
+    }
+    for (std::size_t j = 0; j < model_.joints.size(); ++j) {
+        const JointSpec& spec = model_.joints[j];
+        auto in_system = [&](int b) { return b >= 0 && local.count(b) > 0; };
+        auto movable = [&](int b) { return b >= 0 && model_.movable[static_cast<std::size_t>(b)]; };
+        if (!(in_system(spec.parent) && movable(spec.parent)) &&
+            !(in_system(spec.child) && movable(spec.child)))
+            continue;
+        for (int b : {spec.parent, spec.child})
+            if (movable(b) && !in_system(b))
+                throw std::logic_error("joint " + std::to_string(j) + " spans two systems");
+        if (!joints_)
+            joints_ = std::make_unique<JointEnergy>(movable_, mass, length, cfg.time_step);
+        JointSpec sys = spec;
+        sys.parent = in_system(spec.parent) ? local[spec.parent] : -1;
+        sys.child = in_system(spec.child) ? local[spec.child] : -1;
+        joints_->add_joint(sys, point(spec.parent, spec.parent_anchor),
+                           point(spec.child, spec.child_anchor), q0,
+                           "joints[" + std::to_string(j) + "]");
+    }
+    if (joints_) potential_->add_term(*joints_);
 }
 
 void StepSystem::gather(const VecX& world, VecX& sys) const {
@@ -158,6 +211,10 @@ StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
     if (reduced_inertia_) {
         reduced_inertia_->set_step(q_start_, q_tilde);
         modal_elasticity_->set_step(q_start_, time_step_);
+    }
+    if (joints_) {
+        joints_->set_time_step(time_step_);
+        joints_->begin_step(in.time_end, q_start_);
     }
     kinematic_target_->set_predicted(target_);
     potential_->set_time_step(time_step_);
@@ -227,6 +284,7 @@ void StepSystem::measure(const VecX& x, SystemStepResult& r) {
     r.min_distance = potential_->min_distance();
     r.candidates = std::max(r.candidates, static_cast<int>(potential_->num_candidates()));
     r.barrier_stiffness = barrier_->stiffness();
+    if (joints_) r.joint_residual = max_joint_residual(joints_->residuals(x));
 }
 
 void StepSystem::hessian_triplets(const VecX& x, Triplets& H) {

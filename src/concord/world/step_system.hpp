@@ -10,6 +10,7 @@
 #include "concord/energy/barrier_energy.hpp"
 #include "concord/energy/friction_energy.hpp"
 #include "concord/energy/inertia_energy.hpp"
+#include "concord/energy/joint_energy.hpp"
 #include "concord/energy/modal_elasticity_energy.hpp"
 #include "concord/energy/orthogonality_energy.hpp"
 #include "concord/energy/reduced_inertia_energy.hpp"
@@ -26,6 +27,7 @@ struct StepInput {
     const VecX& q_tilde;  ///< predicted state q + h q_dot + h^2 M^-1 f (dynamic bodies)
     const VecX& target;   ///< prescribed pose at the step's end (kinematic bodies)
     double time_step;
+    double time_end = 0.0;  ///< the step's end time (joint drive targets)
 };
 
 /// One system's share of IPC's barrier-stiffness balance at the step's start:
@@ -50,6 +52,8 @@ struct SystemStepResult {
     double min_distance = std::numeric_limits<double>::infinity();
     double barrier_stiffness = 0.0;  ///< after the solve's adaptation
     double t_collision = 0.0;        ///< collision work outside the Newton solves, s
+    /// Largest joint violation at the end (joints of this system; all zero without joints).
+    JointResidual joint_residual;
 };
 
 /// A worker's share of the world in a distributed solve (paper Eq. 3): per-body weights
@@ -125,8 +129,12 @@ class StepSystem {
     const ContactSet& contacts() const { return potential_->contacts(); }
     const ContactSurface& surface() const { return *surface_; }
     bool has_kinematic() const { return any_kinematic_; }
+    bool has_joints() const { return joints_ != nullptr; }
 
   private:
+    /// The joint energy over the joints that touch this system's movable bodies.
+    void build_joints(const IncrementalPotentialConfig& cfg);
+
     const WorldModel& model_;
     std::vector<int> bodies_;
     std::optional<SystemReplication> replication_;
@@ -146,6 +154,7 @@ class StepSystem {
     std::unique_ptr<FrictionEnergy> friction_;
     std::unique_ptr<ReducedInertiaEnergy> reduced_inertia_;
     std::unique_ptr<ModalElasticityEnergy> modal_elasticity_;
+    std::unique_ptr<JointEnergy> joints_;  ///< null when no joint touches the system
     std::unique_ptr<IncrementalPotential> potential_;
 };
 

@@ -285,14 +285,15 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
             target.segment<12>(12 * b) =
                 kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial, t_end);
     }
-    const StepInput in{q, q_tilde, target, h};
+    const StepInput in{q, q_tilde, target, h, t_end};
 
     std::vector<StepSystem*> systems;
     MotionBounds bounds;
     std::map<std::vector<int>, std::unique_ptr<StepSystem>> kept;
     const int num_movable =
         static_cast<int>(std::count(model.movable.begin(), model.movable.end(), true));
-    if (params.islands && num_movable > 1 && q_tilde.allFinite()) {
+    // Joined bodies must be solved together; scenes with joints are solved as one system.
+    if (params.islands && num_movable > 1 && q_tilde.allFinite() && model.joints.empty()) {
         const auto t0 = SolverClock::now();
         VecX q_predicted = q_tilde;
         for (int b = 0; b < B; ++b)
@@ -425,6 +426,15 @@ void World::Impl::record(const SubstepOutcome& o, bool final_attempt) {
         stats.body_contacts.assign(static_cast<std::size_t>(model.num_bodies()), 0);
         for (const SystemStepResult& r : o.results)
             add_body_contacts(r.body_contacts, stats.body_contacts);
+        if (!model.joints.empty()) {
+            JointStepStats js;
+            for (const SystemStepResult& r : o.results) {
+                js.position = std::max(js.position, r.joint_residual.position);
+                js.orientation = std::max(js.orientation, r.joint_residual.orientation);
+                js.limit_violation = std::max(js.limit_violation, r.joint_residual.limit_violation);
+            }
+            stats.joints = js;
+        }
     }
     stats.candidates = std::max(stats.candidates, candidates);
     stats.islands = static_cast<int>(o.results.size());

@@ -6,6 +6,7 @@
 
 #include "concord/body/body_builder.hpp"
 #include "concord/body/modal_part_builder.hpp"
+#include "concord/energy/joint_energy.hpp"
 #include "concord/scene/modal_basis_json.hpp"
 #include "concord/collision/barrier/barrier.hpp"
 #include "concord/math/error.hpp"
@@ -117,6 +118,12 @@ WorldModel build_world_model(const SceneSpec& spec) {
     }
     assign_surface_modes(m.surface, ptrs, m.modal_offset);
     const VecX q = m.initial_state();
+    for (std::size_t j = 0; j < spec.joints.size(); ++j) {
+        JointSpec joint = spec.joints[j];
+        validate_joint_spec(joint, B, "joints[" + std::to_string(j) + "]");
+        resolve_world_anchor(joint, q);
+        m.joints.push_back(std::move(joint));
+    }
     for (int b = 0; b < B; ++b) {
         const AffineBody& body = m.bodies[static_cast<std::size_t>(b)];
         m.movable.push_back(body.motion != MotionType::Static);

@@ -32,6 +32,9 @@ struct WorldModel {
     /// modal_offset[b] (-1 for affine bodies), after the 12 * bodies affine numbers.
     std::vector<int> modal_offset;
     int state_size = 0;
+    /// The scene's joints with every anchor in body-local coordinates (world anchors resolved
+    /// at the initial state).
+    std::vector<JointSpec> joints;
 
     double scene_scale = 1.0;                   ///< bounding-box diagonal of the initial scene
     double characteristic_acceleration = 9.81;  ///< |gravity|, standard gravity when zero

@@ -1,4 +1,4 @@
-#include "concord/energy/joint_target_schedule.hpp"
+#include "concord/scene/joint_target_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,7 @@
-#include "concord/energy/joint_spec.hpp"
+#include "concord/scene/joint_spec.hpp"
 
 #include <cmath>
 
-#include "concord/energy/body_point.hpp"
 #include "concord/math/error.hpp"
 
 namespace concord {
@@ -54,19 +53,6 @@ void validate_joint_spec(const JointSpec& spec, int num_bodies, const std::strin
         if (!(l.stiffness >= 0.0) || !std::isfinite(l.stiffness))
             throw InputError(prefix + ".limits.stiffness: must be finite and >= 0");
     }
-}
-
-void resolve_world_anchor(JointSpec& spec, const VecX& q0) {
-    if (!spec.world_anchor) return;
-    const Vec3 x = *spec.world_anchor;
-    const auto to_local = [&](int body) -> Vec3 {
-        if (body < 0) return x;
-        const Mat3 A = body_frame(body, q0);
-        return A.fullPivLu().solve(x - q0.segment<3>(12 * body));
-    };
-    spec.parent_anchor = to_local(spec.parent);
-    spec.child_anchor = to_local(spec.child);
-    spec.world_anchor.reset();
 }
 
 }  // namespace concord

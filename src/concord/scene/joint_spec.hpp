@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "concord/energy/joint_target_schedule.hpp"
+#include "concord/scene/joint_target_schedule.hpp"
 #include "concord/math/types.hpp"
 
 namespace concord {
@@ -82,9 +82,5 @@ const char* joint_type_name(JointType t);
 /// drives or limits on fixed and ball joints, negative gains or stiffness, lower > upper, ke in
 /// velocity mode, or a bad schedule.
 void validate_joint_spec(const JointSpec& spec, int num_bodies, const std::string& prefix);
-
-/// When world_anchor is set, fills parent_anchor and child_anchor with its local coordinates
-/// in each body at state q0 (X = A0^-1 (x - p0); the world keeps x) and clears world_anchor.
-void resolve_world_anchor(JointSpec& spec, const VecX& q0);
 
 }  // namespace concord
