@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -87,9 +88,11 @@ void check_against_exact(std::mt19937& rng) {
         EXPECT_LE((R - R.transpose()).norm(), 1e-14 * scale);
         EXPECT_GE(min_eigenvalue<3 * K>(R), -1e-13 * scale);
         // Rows of points that are not involved stay exactly zero.
-        for (int k = 0; k < K; ++k)
-            if (std::find(involved.begin(), involved.end(), k) == involved.end())
+        for (int k = 0; k < K; ++k) {
+            if (std::find(involved.begin(), involved.end(), k) == involved.end()) {
                 EXPECT_TRUE((R.template middleRows<3>(3 * k).array() == 0.0).all());
+            }
+        }
         // And the result still vanishes along the translations.
         for (int c = 0; c < 3; ++c) {
             Vec<3 * K> t = Vec<3 * K>::Zero();

@@ -7,7 +7,8 @@
 // for a vertex-vertex type) have non-zero rows. So A = Q Ar Q^T with Q the orthonormal basis
 // (3m x 3(m-1)) of relative motions of the m involved points, and the eigen-clamped projection
 // is Q (Ar)_+ Q^T: an eigen decomposition of 3(m-1) instead of 3K rows (9 instead of 12 for
-// point-triangle and edge-edge, 6 for point-edge, 3 for point-point), about 2x to 40x cheaper.
+// point-triangle and edge-edge, 6 for point-edge, 3 for point-point): 1.3-1.5x cheaper on
+// real barrier Hessians (docs/benchmarks.md).
 //
 // Guarantee (tests/math/test_translation_invariant_psd.cpp): the result R is symmetric PSD (to
 // round-off, like project_to_psd), zero outside the involved rows, and
