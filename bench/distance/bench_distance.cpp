@@ -13,6 +13,7 @@
 #include "concord/collision/distance/edge_edge_mollifier.hpp"
 #include "concord/collision/distance/point_triangle.hpp"
 #include "concord/math/psd_projection.hpp"
+#include "concord/math/translation_invariant_psd.hpp"
 
 namespace concord {
 namespace {
@@ -244,26 +245,65 @@ void BM_MollifiedEdgeEdgeBarrierHessian(benchmark::State& state) {
 }
 BENCHMARK(BM_MollifiedEdgeEdgeBarrierHessian);
 
-// PSD projection of real barrier Hessians (indefinite in general).
-void BM_ProjectToPsd12(benchmark::State& state) {
-    const auto pairs = active_pairs(random_point_triangles, pt_distance);
+// PSD projection of real barrier Hessians (indefinite in general): point-triangle pairs of
+// all seven types as they come (most point-face), and edge-edge pairs (most edge-edge interior).
+std::vector<Mat12> point_triangle_barrier_hessians() {
     std::vector<Mat12> blocks;
-    blocks.reserve(kConfigs);
-    for (const Quad& q : pairs) {
+    for (const Quad& q : active_pairs(random_point_triangles, pt_distance)) {
         const auto type = point_triangle_distance_type(q[0], q[1], q[2], q[3]);
         blocks.push_back(
             barrier_hessian<12>(point_triangle_distance_sq(q[0], q[1], q[2], q[3], type), kDhat,
                                 point_triangle_distance_sq_gradient(q[0], q[1], q[2], q[3], type),
                                 point_triangle_distance_sq_hessian(q[0], q[1], q[2], q[3], type)));
     }
+    return blocks;
+}
+
+std::vector<Mat12> edge_edge_barrier_hessians() {
+    std::vector<Mat12> blocks;
+    for (const Quad& q : active_pairs(random_edge_pairs, ee_distance)) {
+        const auto type = edge_edge_distance_type(q[0], q[1], q[2], q[3]);
+        blocks.push_back(
+            barrier_hessian<12>(edge_edge_distance_sq(q[0], q[1], q[2], q[3], type), kDhat,
+                                edge_edge_distance_sq_gradient(q[0], q[1], q[2], q[3], type),
+                                edge_edge_distance_sq_hessian(q[0], q[1], q[2], q[3], type)));
+    }
+    return blocks;
+}
+
+template <bool Reduced>
+void project_blocks(benchmark::State& state, const std::vector<Mat12>& blocks) {
     std::size_t i = 0;
     for (auto _ : state) {
-        Mat12 P = project_to_psd<12>(blocks[i++ & (kConfigs - 1)]);
+        const Mat12& H = blocks[i++ & (kConfigs - 1)];
+        Mat12 P;
+        if constexpr (Reduced) P = project_translation_invariant_to_psd<4>(H);
+        else P = project_to_psd<12>(H);
         benchmark::DoNotOptimize(P.data());
         benchmark::ClobberMemory();
     }
 }
+
+void BM_ProjectToPsd12(benchmark::State& state) {
+    project_blocks<false>(state, point_triangle_barrier_hessians());
+}
 BENCHMARK(BM_ProjectToPsd12);
+
+void BM_ProjectToPsd12EdgeEdge(benchmark::State& state) {
+    project_blocks<false>(state, edge_edge_barrier_hessians());
+}
+BENCHMARK(BM_ProjectToPsd12EdgeEdge);
+
+// The projection BarrierEnergy uses: relative coordinates of the involved points.
+void BM_ProjectTranslationInvariant(benchmark::State& state) {
+    project_blocks<true>(state, point_triangle_barrier_hessians());
+}
+BENCHMARK(BM_ProjectTranslationInvariant);
+
+void BM_ProjectTranslationInvariantEdgeEdge(benchmark::State& state) {
+    project_blocks<true>(state, edge_edge_barrier_hessians());
+}
+BENCHMARK(BM_ProjectTranslationInvariantEdgeEdge);
 
 }  // namespace
 }  // namespace concord

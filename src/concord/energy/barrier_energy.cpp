@@ -8,6 +8,7 @@
 #include "concord/energy/affine_stencil.hpp"
 #include "concord/energy/deterministic_parallel.hpp"
 #include "concord/math/psd_projection.hpp"
+#include "concord/math/translation_invariant_psd.hpp"
 
 namespace concord {
 
@@ -153,7 +154,14 @@ void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, c
         Triplets& out = chunk_triplets[c];
         for (std::size_t i = b; i < e; ++i) {
             Mat<3 * N> h = eval(contacts[i]).hessian;
-            if (project) h = project_to_psd<3 * N>(h);
+            // Pair barriers depend on differences of their points only: project in the
+            // relative coordinates of the points the distance type involves (same result to
+            // round-off, a fraction of the cost; translation_invariant_psd.hpp). A vertex-plane
+            // pair (N = 1, the plane is fixed) is not translation-invariant.
+            if (project) {
+                if constexpr (N == 1) h = project_to_psd<3>(h);
+                else h = project_translation_invariant_to_psd<N>(h);
+            }
             const AffineStencil<N> st(s, stencil_of(contacts[i]), &q);
             st.scatter_hessian(h, out, is_movable);
         }

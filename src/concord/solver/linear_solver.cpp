@@ -1,10 +1,33 @@
 #include "concord/solver/linear_solver.hpp"
 
 #include <Eigen/SparseCholesky>
+#include <algorithm>
 
 #include "concord/solver/krylov.hpp"
 
 namespace concord {
+
+struct LinearSolverWorkspace::Impl {
+    Eigen::SimplicialLDLT<SparseMatrix> ldlt;
+    bool analysed = false;
+    std::vector<int> outer, inner;  ///< pattern of the analysed matrix
+
+    bool same_pattern(const SparseMatrix& A) const {
+        const auto n = static_cast<std::size_t>(A.cols()) + 1;
+        const auto nnz = static_cast<std::size_t>(A.nonZeros());
+        return analysed && outer.size() == n && inner.size() == nnz &&
+               std::equal(outer.begin(), outer.end(), A.outerIndexPtr()) &&
+               std::equal(inner.begin(), inner.end(), A.innerIndexPtr());
+    }
+    void remember_pattern(const SparseMatrix& A) {
+        outer.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1);
+        inner.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
+        analysed = true;
+    }
+};
+
+LinearSolverWorkspace::LinearSolverWorkspace() : impl_(std::make_unique<Impl>()) {}
+LinearSolverWorkspace::~LinearSolverWorkspace() = default;
 
 LinearSolverType resolve_linear_solver(LinearSolverType type, Eigen::Index n,
                                        const LinearSolverParams& params) {
@@ -13,7 +36,8 @@ LinearSolverType resolve_linear_solver(LinearSolverType type, Eigen::Index n,
 }
 
 LinearSolveResult solve_linear_system(const SparseMatrix& A, const VecX& b, VecX& x,
-                                      const LinearSolverParams& params) {
+                                      const LinearSolverParams& params,
+                                      LinearSolverWorkspace* workspace) {
     const LinearSolverType type = resolve_linear_solver(params.type, A.rows(), params);
     if (type != LinearSolverType::LDLT) {
         const Preconditioner M(A, params.preconditioner, params.block_size);
@@ -29,7 +53,23 @@ LinearSolveResult solve_linear_system(const SparseMatrix& A, const VecX& b, VecX
     }
     LinearSolveResult res;
     res.used = LinearSolverType::LDLT;
-    Eigen::SimplicialLDLT<SparseMatrix> ldlt(A);
+    Eigen::SimplicialLDLT<SparseMatrix> local;
+    Eigen::SimplicialLDLT<SparseMatrix>* factor = &local;
+    if (workspace && A.isCompressed()) {
+        LinearSolverWorkspace::Impl& w = *workspace->impl_;
+        factor = &w.ldlt;
+        if (w.same_pattern(A)) {
+            ++workspace->reuses;
+        } else {
+            w.ldlt.analyzePattern(A);
+            w.remember_pattern(A);
+            ++workspace->analyses;
+        }
+        w.ldlt.factorize(A);
+    } else {
+        local.compute(A);
+    }
+    Eigen::SimplicialLDLT<SparseMatrix>& ldlt = *factor;
     if (ldlt.info() != Eigen::Success) {
         x = VecX::Zero(b.size());
         res.failure = "LDLT factorisation failed";

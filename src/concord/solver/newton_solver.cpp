@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "concord/solver/block_assembler.hpp"
 #include "concord/solver/line_search.hpp"
 #include "concord/solver/linear_solver.hpp"
 #include "concord/solver/residual_norm.hpp"
@@ -14,17 +15,22 @@ double seconds_since(SolverClock::time_point t0) {
     return std::chrono::duration<double>(SolverClock::now() - t0).count();
 }
 
-// The unknowns' slice of the full DoF vector and the assembled Newton system over it.
+// The unknowns' slice of the full DoF vector and the assembled Newton system over it. The
+// triplets' buffer, the block accumulator and the LDLT's symbolic analysis live as long as
+// the solve, so the iterations reuse them.
 struct FreeSystem {
     std::vector<int> index;  ///< full DoF -> unknown, -1 when fixed
     int size = 0;
-    std::vector<Eigen::Triplet<double>> triplets, free_triplets;
+    std::vector<Eigen::Triplet<double>> triplets;
     SparseMatrix H;
+    std::optional<BlockAssembler> assembler;
+    LinearSolverWorkspace linear;
 
-    explicit FreeSystem(const std::vector<bool>& free_dof) : index(free_dof.size(), -1) {
+    FreeSystem(const std::vector<bool>& free_dof, int block) : index(free_dof.size(), -1) {
         for (std::size_t i = 0; i < free_dof.size(); ++i)
             if (free_dof[i]) index[i] = size++;
         H.resize(size, size);
+        assembler.emplace(index, size, block);
     }
     VecX gather(const VecX& full) const {
         VecX out(size);
@@ -41,14 +47,7 @@ struct FreeSystem {
     void assemble(NewtonProblem& problem, const VecX& x, bool project) {
         triplets.clear();
         problem.hessian(x, triplets, project);
-        free_triplets.clear();
-        free_triplets.reserve(triplets.size());
-        for (const auto& t : triplets) {
-            const int r = index[static_cast<std::size_t>(t.row())];
-            const int c = index[static_cast<std::size_t>(t.col())];
-            if (r >= 0 && c >= 0) free_triplets.emplace_back(r, c, t.value());
-        }
-        H.setFromTriplets(free_triplets.begin(), free_triplets.end());
+        assembler->assemble(triplets, H);
     }
 };
 
@@ -81,7 +80,7 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         return st;
     };
 
-    FreeSystem sys(free_dof);
+    FreeSystem sys(free_dof, params.linear.block_size);
     if (sys.size == 0) return finish(ConvergenceStatus::Converged, StopReason::Residual);
     const ResidualNorm norm(problem.residual_groups(), free_dof);
     const bool per_body = params.convergence_mode == ConvergenceMode::PerBodyWeighted;
@@ -150,7 +149,7 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
             timed(st.t_assembly, [&] { sys.assemble(problem, x, project); });
             LinearSolveResult ls;
             timed(st.t_linear,
-                  [&] { ls = solve_linear_system(sys.H, rhs, dx_free, params.linear); });
+                  [&] { ls = solve_linear_system(sys.H, rhs, dx_free, params.linear, &sys.linear); });
             it.psd_projected = project;
             it.linear_solver = ls.used;
             it.linear_iterations += ls.iterations;
