@@ -280,7 +280,7 @@ TEST(SceneParser, UnknownKeysNameTheirPath) {
     EXPECT_TRUE(contains(
         parse_error(
             R"({"bodies": [{"shape": {"box": {}}}, {"shape": {"box": {"sise": [1, 1, 1]}}}]})"),
-        "a.json: bodies[1].shape.box.sise: unknown key (allowed here: size)"));
+        "a.json: bodies[1].shape.box.sise: unknown key (allowed here: size, divisions)"));
     EXPECT_TRUE(contains(parse_error(R"({"bodies": [{"shape": {"cube": {}}}]})"),
                          "a.json: bodies[0].shape.cube: unknown shape"));
     EXPECT_TRUE(contains(parse_error(R"({"bodies": [{"shape": {"box": {}, "sphere": {}}}]})"),

@@ -31,9 +31,8 @@ json shape_json(const ShapeSpec& s) {
     json p;
     switch (s.kind) {
         case ShapeKind::Box:
-            p = {{"size", vec3_json(s.size)}};
-            if (s.divisions != Eigen::Vector3i::Ones())
-                p["divisions"] = {s.divisions[0], s.divisions[1], s.divisions[2]};
+            p = {{"size", vec3_json(s.size)},
+                 {"divisions", {s.divisions[0], s.divisions[1], s.divisions[2]}}};
             break;
         case ShapeKind::Sphere:
             p = {{"radius", s.radius}, {"subdivisions", s.subdivisions}};
@@ -182,7 +181,7 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
         {"planes", planes},
         {"bodies", bodies},
     };
-    if (!s.modal_bases.empty()) {
+    {
         json bases = json::object();
         for (const ModalBasisSpec& m : s.modal_bases) {
             json d = m.definition;
@@ -201,7 +200,7 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
         }
         out["modal_bases"] = bases;
     }
-    if (!s.joints.empty()) {
+    {
         json joints = json::array();
         for (const JointSpec& j : s.joints) joints.push_back(joint_json(j, s));
         out["joints"] = joints;
