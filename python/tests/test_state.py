@@ -92,3 +92,19 @@ def test_save_and_load_state(tmp_path):
     w.step(2)
     w.load_state(str(tmp_path / "s.bin"))
     assert np.array_equal(w.q, q)
+
+
+def test_elastic_body_views_and_modal_coordinates(root):
+    # q shows the 12 affine numbers of every body; an elastic body's modes come separately,
+    # and its vertices follow x = p + A (X + Phi eta).
+    w = concord.World(str(root / "scenes" / "elastic-beams.json"))
+    assert w.q.shape == (2, 12)
+    eta = w.modal_coordinates("lower")
+    assert eta.shape == (3,)
+    w.step(5)
+    eta = w.modal_coordinates("lower")
+    assert np.abs(eta).max() > 0  # the clamped beam sags under its weight
+    x = w.world_vertices("lower")
+    X, _ = w.mesh("lower")
+    p, A = w.q[0, :3], w.q[0, 3:].reshape(3, 3)
+    assert np.abs(x - (p + X @ A.T)).max() > 0  # deformed, not just moved

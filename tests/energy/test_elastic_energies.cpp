@@ -16,26 +16,14 @@
 #include "concord/energy/reduced_inertia_energy.hpp"
 #include "concord/math/error.hpp"
 #include "concord/math/finite_difference.hpp"
+#include "energy_test_util.hpp"
 
 using namespace concord;
+using concord::test::dense_hessian;
+using concord::test::gradient_of;
+using concord::test::rel_err;
 
 namespace {
-
-MatX dense_hessian(const Energy& e, const VecX& q, bool project) {
-    Triplets t;
-    e.add_hessian(q, t, project);
-    Eigen::SparseMatrix<double> H(q.size(), q.size());
-    H.setFromTriplets(t.begin(), t.end());
-    return MatX(H);
-}
-
-VecX gradient_of(const Energy& e, const VecX& q) {
-    VecX g = VecX::Zero(q.size());
-    e.add_gradient(q, g);
-    return g;
-}
-
-double rel_err(const MatX& a, const MatX& b) { return (a - b).norm() / std::max(1.0, b.norm()); }
 
 // Two smooth non-affine modes of a body: a bending-like field along y and a bulge along x.
 MatX test_modes(const Vec3& X) {

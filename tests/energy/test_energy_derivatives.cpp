@@ -12,29 +12,14 @@
 #include "concord/energy/orthogonality_energy.hpp"
 #include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/math/finite_difference.hpp"
+#include "energy_test_util.hpp"
 
 using namespace concord;
+using concord::test::dense_hessian;
+using concord::test::gradient_of;
+using concord::test::rel_err;
 
 namespace {
-
-MatX dense_hessian(const Energy& e, const VecX& q, bool project) {
-    Triplets t;
-    e.add_hessian(q, t, project);
-    Eigen::SparseMatrix<double> H(q.size(), q.size());
-    H.setFromTriplets(t.begin(), t.end());
-    return MatX(H);
-}
-
-VecX gradient_of(const Energy& e, const VecX& q) {
-    VecX g = VecX::Zero(q.size());
-    e.add_gradient(q, g);
-    return g;
-}
-
-// Relative error of a against b, measured against the scale of b (with a floor).
-double rel_err(const MatX& a, const MatX& b) {
-    return (a - b).norm() / std::max(1.0, b.norm());
-}
 
 void check_derivatives(const Energy& e, const VecX& q, double h, double tol) {
     const VecX g = gradient_of(e, q);

@@ -1,0 +1,31 @@
+// Helpers shared by the energy tests: an energy's gradient and dense Hessian, and the relative
+// error used to compare them with finite differences.
+#pragma once
+
+#include <Eigen/SparseCore>
+#include <algorithm>
+
+#include "concord/energy/energy.hpp"
+
+namespace concord::test {
+
+inline MatX dense_hessian(const Energy& e, const VecX& q, bool project) {
+    Triplets t;
+    e.add_hessian(q, t, project);
+    Eigen::SparseMatrix<double> H(q.size(), q.size());
+    H.setFromTriplets(t.begin(), t.end());
+    return MatX(H);
+}
+
+inline VecX gradient_of(const Energy& e, const VecX& q) {
+    VecX g = VecX::Zero(q.size());
+    e.add_gradient(q, g);
+    return g;
+}
+
+/// Relative error of a against b, measured against the scale of b (with a floor of 1).
+inline double rel_err(const MatX& a, const MatX& b) {
+    return (a - b).norm() / std::max(1.0, b.norm());
+}
+
+}  // namespace concord::test
