@@ -33,14 +33,14 @@ void append_le(std::string& out, T value) {
 }
 
 std::string obj_text(const OutputReader& reader, const std::vector<TriMesh>& meshes,
-                     const FrameRecord& r) {
+                     const std::vector<MatX>& modes, const FrameRecord& r) {
     std::string out = "# concord export: frame " + std::to_string(r.frame) + ", time ";
     append_double(out, r.time);
     out += "\n";
     long offset = 1;
     for (std::size_t b = 0; b < meshes.size(); ++b) {
         out += "o " + reader.bodies()[b].name + "\n";
-        const Vertices x = world_vertices(meshes[b], affine_map_from_row(r.q[b]));
+        const Vertices x = row_world_vertices(meshes[b], modes[b], r.q[b]);  // elastic: deformed
         for (Eigen::Index v = 0; v < x.rows(); ++v) {
             out += "v ";
             append_double(out, x(v, 0));
@@ -60,8 +60,8 @@ std::string obj_text(const OutputReader& reader, const std::vector<TriMesh>& mes
     return out;
 }
 
-std::string ply_bytes(const std::vector<TriMesh>& meshes, const FrameRecord& r, long vertices,
-                      long faces) {
+std::string ply_bytes(const std::vector<TriMesh>& meshes, const std::vector<MatX>& modes,
+                      const FrameRecord& r, long vertices, long faces) {
     std::string out = "ply\nformat binary_little_endian 1.0\ncomment concord export: frame " +
                       std::to_string(r.frame) + ", time ";
     append_double(out, r.time);
@@ -70,7 +70,7 @@ std::string ply_bytes(const std::vector<TriMesh>& meshes, const FrameRecord& r, 
            std::to_string(faces) +
            "\nproperty list uchar int vertex_indices\nproperty int body\nend_header\n";
     for (std::size_t b = 0; b < meshes.size(); ++b) {
-        const Vertices x = world_vertices(meshes[b], affine_map_from_row(r.q[b]));
+        const Vertices x = row_world_vertices(meshes[b], modes[b], r.q[b]);  // elastic: deformed
         for (Eigen::Index v = 0; v < x.rows(); ++v)
             for (int k = 0; k < 3; ++k) append_le<double>(out, x(v, k));
     }
@@ -99,6 +99,8 @@ MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::
                                          MeshSequenceFormat format,
                                          const FrameSelection& selection) {
     const std::vector<TriMesh> meshes = reader.load_meshes();
+    std::vector<MatX> modes;
+    for (std::size_t b = 0; b < meshes.size(); ++b) modes.push_back(reader.load_modes(static_cast<int>(b)));
     MeshSequenceSummary s;
     for (const TriMesh& m : meshes) {
         s.vertices_per_frame += m.num_vertices();
@@ -113,8 +115,8 @@ MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::
             (fs::path(out_dir) / mesh_sequence_file_name(r.frame, format)).string();
         const std::string data =
             format == MeshSequenceFormat::Obj
-                ? obj_text(reader, meshes, r)
-                : ply_bytes(meshes, r, s.vertices_per_frame, s.faces_per_frame);
+                ? obj_text(reader, meshes, modes, r)
+                : ply_bytes(meshes, modes, r, s.vertices_per_frame, s.faces_per_frame);
         std::ofstream out(file, std::ios::binary | std::ios::trunc);
         out.write(data.data(), static_cast<std::streamsize>(data.size()));
         out.close();

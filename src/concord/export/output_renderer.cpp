@@ -113,6 +113,9 @@ OutputRenderer::OutputRenderer(const OutputReader& reader, std::vector<TriMesh> 
     if (!options_.camera.empty())
         camera_ = parse_camera(options_.camera, camera_.target, up, options_.fov_deg);
     for (const TriMesh& m : meshes_) triangles_ += m.num_faces();
+    // Elastic bodies are drawn deformed: x = p + A (X + Phi eta).
+    for (std::size_t b = 0; b < meshes_.size(); ++b)
+        modes_.push_back(b < reader.bodies().size() ? reader.load_modes(static_cast<int>(b)) : MatX());
 
     // Owners come with every frame of a distributed run (but frame 0); asking for worker colours
     // of a single-machine run is a mistake worth stopping for, not a picture in body colours.
@@ -188,7 +191,7 @@ Image OutputRenderer::render(const FrameRecord& frame) const {
     r.clear(options_.background);
     const std::vector<Rgb> colours = body_colours(frame);
     for (std::size_t b = 0; b < meshes_.size(); ++b) {
-        const Vertices x = world_vertices(meshes_[b], affine_map_from_row(frame.q[b]));
+        const Vertices x = row_world_vertices(meshes_[b], modes_[b], frame.q[b]);
         const Faces& faces = meshes_[b].faces;
         for (Eigen::Index f = 0; f < faces.rows(); ++f) {
             r.draw_triangle(x.row(faces(f, 0)).transpose(), x.row(faces(f, 1)).transpose(),

@@ -74,6 +74,7 @@ class OutputRenderer {
 
     const OutputReader& reader_;
     std::vector<TriMesh> meshes_;
+    std::vector<MatX> modes_;  ///< per body: Phi at its vertices (empty for affine bodies)
     RenderOptions options_;
     const RunOverview& overview_;
     Camera camera_;

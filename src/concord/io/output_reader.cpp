@@ -143,11 +143,14 @@ Vertices row_world_vertices(const TriMesh& mesh, const MatX& vertex_modes, const
         throw InputError("mode values do not match the body's mesh or frame row");
     VecX u;
     if (elastic) u = vertex_modes * row.tail(vertex_modes.cols());
+    // p + A X as a matrix product (the arithmetic every reader of an affine row uses).
+    const Vec3 p = affine_translation(q);
+    const Mat3 A = affine_matrix(q);
     Vertices x(mesh.vertices.rows(), 3);
     for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
         Vec3 X = mesh.vertices.row(v).transpose();
         if (elastic) X += u.segment<3>(3 * v);
-        x.row(v) = affine_apply(q, X).transpose();
+        x.row(v) = (p + A * X).transpose();
     }
     return x;
 }
