@@ -37,6 +37,7 @@ declare -A frames_for=(
     [elastic-beams]=40      # the upper beam lands at frame ~20
     [slider-crank]=200      # all frames: one crank revolution (no contact: a mechanism)
     [four-bar]=200          # all frames: one crank revolution (no contact: a mechanism)
+    [gripper]=150           # all frames: close, then lift the sphere 0.2 m
 )
 
 shopt -s nullglob
