@@ -1,6 +1,7 @@
 // Two elastic pads grip a free rigid sphere by friction and lift it (scenes/gripper.json): the
-// pads (one sampled compression mode each) hang on kinematic carriers by fixed joints; the
-// carriers close 7 mm (the pads' modes absorb what is past contact) and then rise 0.2 m.
+// pads (one sampled compression mode each, u_x ~ ((x - x_back) / T)^2, so the front face stays
+// flat and gives the sphere no cradle) hang on kinematic carriers by fixed joints; the carriers
+// close 7 mm (the pads' modes absorb what is past contact) and then rise 0.2 m.
 #include <gtest/gtest.h>
 
 #include "concord/scene/scene_parser.hpp"
@@ -36,4 +37,17 @@ TEST(Gripper, ElasticPadsLiftASphereByFriction) {
         EXPECT_GT(2 * mu * 2000.0 * delta, mg) << "pad " << pad << " compressed " << delta;
         EXPECT_LT(delta, 0.01);
     }
+}
+
+TEST(Gripper, WithoutFrictionTheSphereStaysDown) {
+    // The same grip with frictionless contacts: the flat pads press horizontally only, so
+    // nothing holds the sphere up and it stays on the ground while the pads slide up past it.
+    SceneSpec scene = load_scene_file(std::string(CONCORD_SOURCE_DIR) + "/scenes/gripper.json");
+    for (BodySpec& b : scene.bodies) b.friction.reset();
+    scene.contact.friction = 0.0;
+    World w(scene);
+    const double y0 = w.q(0)[1];
+    const int steps = static_cast<int>(1.5 / scene.time_step + 0.5);
+    for (int n = 0; n < steps; ++n) w.step();
+    EXPECT_LT(w.q(0)[1] - y0, 0.01);
 }
