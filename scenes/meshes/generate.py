@@ -8,6 +8,8 @@
   whose cavity is closed by 0.1 m end walls: a solid with an internal void, i.e. an outer
   surface and an inward-facing inner surface.
 - l_bracket.obj: a non-convex L-shaped bracket, again a voxel union.
+- chair.obj: a chair-like voxel union (0.4 x 0.55 x 0.4 m): a seat slab on four one-cell legs
+  0.4 m long, with a low backrest; non-convex. scenes/chair-ramp.json makes it elastic.
 - funnel_banded.obj: the funnel of scenes/funnel.json (the `funnel` primitive with top radius
   1.3 m, bottom radius 0.5 m, height 1.4 m, wall 0.05 m, 32 segments) with its slanted inner and
   outer walls cut into 6 bands of equal height. Same surface (each band's quads lie in the plane
@@ -95,6 +97,43 @@ def l_bracket():
     return voxel_surface(solid, cell, (-0.1, -0.1, -0.05))
 
 
+CHAIR_CELL = (0.05, 0.05, 0.05)
+CHAIR_ORIGIN = (-0.2, -0.4, -0.2)
+
+
+def chair_cells():
+    seat = {(i, 8, k) for i in range(8) for k in range(8)}
+    legs = {(i, j, k) for i in (0, 7) for k in (0, 7) for j in range(8)}
+    back = {(0, j, k) for j in range(9, 11) for k in range(8)}
+    return seat | legs | back
+
+
+def chair():
+    return voxel_surface(chair_cells(), CHAIR_CELL, CHAIR_ORIGIN)
+
+
+def chair_modes(density):
+    """Sampled leg modes of the chair at its cell centres (equal masses: the cells' own).
+
+    With s = ((y_seat - y) / L_leg)^2 below the seat (0 above): sway along x (s, 0, 0), sway
+    along z (0, 0, s), and splay (sign(x) s, 0, sign(z) s): the legs bend as cantilevers from
+    the seat, the mode's value being the leg tip's displacement.
+    """
+    import json
+    cells = sorted(chair_cells())
+    points, sway_x, sway_z, splay = [], [], [], []
+    for i, j, k in cells:
+        x, y, z = (CHAIR_ORIGIN[a] + (c + 0.5) * CHAIR_CELL[a] for a, c in enumerate((i, j, k)))
+        points.append([x, y, z])
+        sv = max(0.0, (0.0 - y) / 0.4) ** 2
+        sway_x += [sv, 0.0, 0.0]
+        sway_z += [0.0, 0.0, sv]
+        splay += [math.copysign(sv, x), 0.0, math.copysign(sv, z)]
+    mass = density * len(cells) * CHAIR_CELL[0] * CHAIR_CELL[1] * CHAIR_CELL[2]
+    return json.dumps({"points": points, "modes": [sway_x, sway_z, splay], "total_mass": mass,
+                       "mode_names": ["sway_x", "sway_z", "splay"]}) + "\n"
+
+
 def drum():
     segments = 32
     r_out, r_in, half_len, wall = 1.2, 1.1, 0.8, 0.1
@@ -175,5 +214,8 @@ if __name__ == "__main__":
     write_obj("perforated_disc.obj", *perforated_disc(), "perforated turntable plate")
     write_obj("l_bracket.obj", *l_bracket(), "non-convex L-shaped bracket")
     write_obj("drum.obj", *drum(), "closed hollow drum with an internal cavity (axis z)")
+    write_obj("chair.obj", *chair(), "chair-like voxel union: seat, four legs, low backrest")
+    with open("chair_modes.json", "w") as f:
+        f.write(chair_modes(300.0))
     write_obj("funnel_banded.obj", *banded_funnel(1.3, 0.5, 1.4, 0.05, 32, 6),
               "the funnel of scenes/funnel.json, slanted walls in 6 bands (axis y)")

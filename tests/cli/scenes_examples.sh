@@ -38,6 +38,7 @@ declare -A frames_for=(
     [slider-crank]=200      # all frames: one crank revolution (no contact: a mechanism)
     [four-bar]=200          # all frames: one crank revolution (no contact: a mechanism)
     [gripper]=150           # all frames: close, then lift the sphere 0.2 m
+    [chair-ramp]=100        # all frames: the chair lands on the ramp and sticks
 )
 
 shopt -s nullglob
