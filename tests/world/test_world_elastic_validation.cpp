@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "concord/elastic/beam_modes.hpp"
+#include "concord/scene/json_file.hpp"
 #include "concord/scene/scene_parser.hpp"
 #include "concord/world/world.hpp"
 
@@ -16,26 +17,16 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-// A 1 m beam along x with a 0.1 m square section, density rho, clamped at x = -0.5 to the
-// world by a stiff fixed joint (its modes vanish with zero slope there: a tangent frame).
-json clamped_beam(double youngs_modulus, double rho, const json& basis_extra) {
-    json basis = {{"type", "beam"},     {"length", 1.0},  {"width", 0.1},
-                  {"height", 0.1},      {"density", rho}, {"youngs_modulus", youngs_modulus}};
-    for (auto& [k, v] : basis_extra.items()) basis[k] = v;
-    return {
-        {"time_step", 0.01},
-        {"gravity", {0, 0, 0}},
-        {"solver", {{"convergence_mode", "step_norm"}, {"tolerance", 1e-9}, {"max_iterations", 100}}},
-        {"modal_bases", {{"rod", basis}}},
-        {"bodies",
-         {{{"name", "beam"},
-           {"shape", {{"box", {{"size", {1, 0.1, 0.1}}, {"divisions", {10, 1, 1}}}}}},
-           {"material", {{"density", rho}, {"youngs_modulus", youngs_modulus}}},
-           {"elastic", {{"basis", "rod"}, {"origin", {-0.5, 0, 0}}}}}}},
-        {"joints",
-         {{{"type", "fixed"}, {"parent", "world"}, {"child", "beam"}, {"anchor", {-0.5, 0, 0}},
-           {"stiffness", 1e10}}}},
-    };
+// The example scenes these tests simulate (scenes/cantilever-tip-load.json,
+// cantilever-vibration.json, vertical-bar.json): a 1 m beam along x with a 0.1 m square
+// section, clamped at x = -0.5 (its modes vanish with zero slope there: a tangent frame) by a
+// stiff fixed joint.
+json example(const std::string& name) {
+    return read_json_file(std::string(CONCORD_SOURCE_DIR) + "/scenes/" + name + ".json");
+}
+
+SceneSpec parse(const json& j, const std::string& name) {
+    return parse_scene(j, name, std::string(CONCORD_SOURCE_DIR) + "/scenes");
 }
 
 double second_moment() { return std::pow(0.1, 4) / 12.0; }  // b t^3 / 12, square section
@@ -55,19 +46,11 @@ TEST(ElasticValidation, CantileverTipLoadDeflection) {
     const double delta_tip = P * L * L * L / (3 * E * I);
     const double delta_self = w * std::pow(L, 4) / (8 * E * I);
     for (int modes : {1, 4}) {
-        json j = clamped_beam(E, rho,
-                              {{"bending_y_modes", modes}, {"damping", {{"rayleigh", {0, 0.02}}}}});
-        j["gravity"] = {0, -g, 0};
-        j["bodies"].push_back({{"name", "weight"},
-                               {"shape", {{"box", {{"size", {0.1, 0.1, 0.1}}}}}},
-                               {"material", {{"density", m_tip / 1e-3}, {"youngs_modulus", 1e9}}},
-                               {"position", {0.5, -0.12, 0}}});
-        j["joints"].push_back({{"type", "ball"},
-                               {"parent", "beam"},
-                               {"child", "weight"},
-                               {"anchor", {0.5, -0.07, 0}},
-                               {"stiffness", 1e9}});
-        World w(parse_scene(j, "cantilever.json", ""));
+        json j = example("cantilever-tip-load");  // E = 2e8, rho = 1, a 10 kg ball-jointed weight
+        ASSERT_EQ(j["modal_bases"]["rod"]["youngs_modulus"], E);
+        ASSERT_EQ(j["modal_bases"]["rod"]["density"], rho);
+        j["modal_bases"]["rod"]["bending_y_modes"] = modes;
+        World w(parse(j, "cantilever-tip-load.json"));
         const double y0 = w.q(1)[1];
         for (int n = 0; n < 250; ++n) w.step();
         const double delta = y0 - w.q(1)[1];
@@ -97,10 +80,11 @@ TEST(ElasticValidation, CantileverFirstNaturalFrequency) {
     const double beta = 1.8751040687;
     const double omega = beta * beta * std::sqrt(E * I / (rho * A));
     const double h = 0.05 / omega;
-    json j = clamped_beam(E, rho, {{"bending_y_modes", 1}, {"plane_section_rotation", false}});
+    json j = example("cantilever-vibration");  // E = 1e7, rho = 500, eta(0) = 0.01
+    ASSERT_EQ(j["modal_bases"]["rod"]["youngs_modulus"], E);
+    ASSERT_EQ(j["modal_bases"]["rod"]["density"], rho);
     j["time_step"] = h;
-    j["bodies"][0]["elastic"]["initial"] = {0.01};
-    World w(parse_scene(j, "vibration.json", ""));
+    World w(parse(j, "cantilever-vibration.json"));
     double prev = w.modal_coordinates(0)[0];
     std::vector<double> crossings;
     for (int n = 1; n < 2000 && crossings.size() < 9; ++n) {
@@ -125,21 +109,12 @@ TEST(ElasticValidation, VerticalBarExtensionUnderSuspendedWeight) {
     // joint compliance are below 1e-4 of it) and so against P L / (E A) within the truncation.
     const double E = 5e8, rho = 1.0, g = 9.81, m_tip = 50.0, L = 1.0, A = 0.01;
     const int modes = 20;
-    json j = clamped_beam(E, rho, {{"axial_modes", modes}, {"damping", {{"ratio", 1.0}}}});
-    j["gravity"] = {0, -g, 0};
-    // The bar hangs down from its clamp: rotate the x axis onto -y.
-    j["bodies"][0]["rotation"] = {{"axis", {0, 0, 1}}, {"angle_deg", -90}};
-    j["joints"][0]["anchor"] = {0, 0.5, 0};
-    j["bodies"].push_back({{"name", "weight"},
-                           {"shape", {{"box", {{"size", {0.2, 0.2, 0.2}}}}}},
-                           {"material", {{"density", m_tip / 8e-3}, {"youngs_modulus", 1e9}}},
-                           {"position", {0, -0.61, 0}}});
-    j["joints"].push_back({{"type", "fixed"},
-                           {"parent", "beam"},
-                           {"child", "weight"},
-                           {"anchor", {0, -0.505, 0}},
-                           {"stiffness", 1e10}});
-    World w(parse_scene(j, "bar.json", ""));
+    // The bar hangs down from its clamp (x axis turned onto -y), 20 axial modes, critically
+    // damped, a 50 kg weight fixed to its lower end.
+    const json j = example("vertical-bar");
+    ASSERT_EQ(j["modal_bases"]["rod"]["axial_modes"], modes);
+    ASSERT_EQ(j["modal_bases"]["rod"]["youngs_modulus"], E);
+    World w(parse(j, "vertical-bar.json"));
     const double y0 = w.q(1)[1];
     for (int n = 0; n < 200; ++n) w.step();
     const double extension = y0 - w.q(1)[1];
