@@ -19,8 +19,9 @@ fail() {
 command -v python3 >/dev/null || fail "python3 is needed to compare frames.jsonl"
 
 # name:frames. spheres-in-box reaches ~120 contacts by frame 25; box-stack settles all 10
-# boxes (~1000 contact pairs) within 10 frames.
-runs=(spheres-in-box:25 box-stack:20)
+# boxes (~1000 contact pairs) within 10 frames; elastic-beams has elastic-elastic contact (the
+# upper beam lands at frame ~20) and the gripper elastic pads, joints and friction.
+runs=(spheres-in-box:25 box-stack:20 elastic-beams:30 gripper:60)
 
 for run in "${runs[@]}"; do
     scene="${run%%:*}"
