@@ -36,6 +36,23 @@ inline SceneSpec bridge_scene() {
     return s;
 }
 
+/// A table top (5 x 0.5 x 5 m) on four 1 m legs standing on the ground, every gap half of dhat.
+inline SceneSpec table_scene() {
+    SceneSpec s;
+    s.name = "table";
+    s.time_step = 0.01;
+    const double gap = 0.5e-3;
+    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    for (int i = 0; i < 4; ++i) {
+        const double x = (i & 1) ? 2.0 : -2.0, z = (i & 2) ? 2.0 : -2.0;
+        s.bodies.push_back(box("leg" + std::to_string(i), Vec3(x, 0.5 + gap, z)));
+    }
+    s.bodies.push_back(box("top", Vec3(0, 1.25 + 2 * gap, 0), Vec3(5.0, 0.5, 5.0)));
+    s.solver.convergence_mode = ConvergenceMode::StepNorm;
+    s.solver.step_tol = 1e-7;
+    return s;
+}
+
 inline SceneSpec with_workers(SceneSpec s, int workers, double theta = 1e-6) {
     s.distributed.workers = workers;
     s.distributed.theta = theta;

@@ -33,18 +33,7 @@ std::vector<int> whole_system_counts(const SceneSpec& spec, const VecX& q, doubl
 // A table top shared by four workers on four legs standing on the ground: the top's pairs with
 // every leg are held by several workers but counted once.
 TEST(DistributedBodyContacts, SharedBodyCountedOnceOverWorkers) {
-    SceneSpec s;
-    s.name = "table";
-    s.time_step = 0.01;
-    const double gap = 0.5e-3;
-    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
-    for (int i = 0; i < 4; ++i) {
-        const double x = (i & 1) ? 2.0 : -2.0, z = (i & 2) ? 2.0 : -2.0;
-        s.bodies.push_back(box("leg" + std::to_string(i), Vec3(x, 0.5 + gap, z)));
-    }
-    s.bodies.push_back(box("top", Vec3(0, 1.25 + 2 * gap, 0), Vec3(5.0, 0.5, 5.0)));
-    s.solver.convergence_mode = ConvergenceMode::StepNorm;
-    s.solver.step_tol = 1e-7;
+    const SceneSpec s = table_scene();
     SceneSpec d = with_workers(s, 4, 1e-7);
     d.distributed.grid = {2, 1, 2};
     DistributedWorld dw(d);

@@ -221,15 +221,7 @@ struct ElasticContactFixture {
             affine_state(Vec3(0.1, 0.935, 0), R), 0.01, -0.005;
     }
 
-    ContactSet contacts() const {
-        const Vertices x = surface.positions(q);
-        BroadPhaseParams bp;
-        bp.dhat = dhat;
-        bp.method = BroadPhaseMethod::sweep_and_prune;
-        const Candidates c = find_candidates(surface.mesh, x, x, bp);
-        const auto pc = point_plane_candidates(surface, x, x, planes, {true, true}, dhat);
-        return build_contact_set(surface, x, c, pc, planes, dhat);
-    }
+    ContactSet contacts() const { return test::contacts_at(surface, q, planes, dhat); }
 };
 
 }  // namespace
