@@ -25,6 +25,24 @@ int differing_pixels(const Image& img, const Rgb& background) {
     return n;
 }
 
+namespace {
+
+// Pixels that are (shaded) multiples of a colour: x = c * s, s in [0.3, 1].
+int share_of(const Image& img, const Rgb& c) {
+    int n = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+            const auto* p = img.pixel(x, y);
+            const double s = p[0] / 255.0 / c[0];
+            bool match = s > 0.3 && s < 1.01;
+            for (int k = 1; k < 3; ++k) match = match && std::abs(p[k] / 255.0 - s * c[k]) < 0.02;
+            n += match;
+        }
+    return n;
+}
+
+}  // namespace
+
 TEST(SurveyRun, BoundsCoverEveryFrameAndSpeedsFollowTheMotion) {
     test::HandMadeOutput out("survey", 2, 5);
     OutputReader reader(out.str());
@@ -125,20 +143,6 @@ TEST(OutputRenderer, WorkerColoursFollowTheOwnersOfTheFrame) {
     opt.supersample = 1;
     opt.planes = false;
     opt.colour = ColourMode::Worker;
-    // Count pixels that are (shaded) multiples of a colour: x = c * s, s in [0.35, 1].
-    auto share_of = [](const Image& img, const Rgb& c) {
-        int n = 0;
-        for (int y = 0; y < img.height; ++y)
-            for (int x = 0; x < img.width; ++x) {
-                const auto* p = img.pixel(x, y);
-                const double s = p[0] / 255.0 / c[0];
-                bool match = s > 0.3 && s < 1.01;
-                for (int k = 1; k < 3; ++k)
-                    match = match && std::abs(p[k] / 255.0 - s * c[k]) < 0.02;
-                n += match;
-            }
-        return n;
-    };
     OutputRenderer renderer(reader, meshes, opt, o);
     EXPECT_TRUE(renderer.colour_note().empty());
     std::vector<Image> images;
@@ -214,19 +218,6 @@ TEST(OutputRenderer, ContactColoursFollowTheCountsOfTheFrame) {
     for_each_selected_frame(reader, parse_frame_selection("0:2", "--frames"),
                             [&](const FrameRecord& r) { images.push_back(renderer.render(r)); });
     ASSERT_EQ(images.size(), 3u);
-    auto share_of = [](const Image& img, const Rgb& c) {
-        int n = 0;
-        for (int y = 0; y < img.height; ++y)
-            for (int x = 0; x < img.width; ++x) {
-                const auto* p = img.pixel(x, y);
-                const double s = p[0] / 255.0 / c[0];
-                bool match = s > 0.3 && s < 1.01;
-                for (int k = 1; k < 3; ++k)
-                    match = match && std::abs(p[k] / 255.0 - s * c[k]) < 0.02;
-                n += match;
-            }
-        return n;
-    };
     const Rgb none = ramp_colour(0.0), half = ramp_colour(0.5), top = ramp_colour(1.0);
     EXPECT_GT(share_of(images[1], top), 100);
     EXPECT_GT(share_of(images[1], half), 50);
