@@ -51,6 +51,29 @@ std::uint64_t state_checksum(const VecX& q) {
     return h;
 }
 
+// The Newton iterations of the largest island of the last step, one line each: where the
+// iterations of a dense step go (CCD-capped steps, backtracking, the step measure).
+void print_newton_trace(const SolverStats& stats) {
+    const IslandStats* largest = nullptr;
+    for (const IslandStats& island : stats.islands)
+        if (!largest || island.iterations > largest->iterations) largest = &island;
+    if (!largest) return;
+    std::printf("  largest island: %zu bodies, %zu solves\n", largest->bodies.size(),
+                largest->solves.size());
+    for (std::size_t s = 0; s < largest->solves.size(); ++s) {
+        const NewtonStats& solve = largest->solves[s];
+        std::printf("  solve %zu: %d iterations, last step measure %.3g\n", s, solve.iterations,
+                    solve.last_step_measure);
+        for (std::size_t k = 0; k < solve.history.size(); ++k) {
+            const NewtonIteration& it = solve.history[k];
+            std::printf("    %3zu residual %.3e |dq| %.3e measure %.3e ccd cap %.3e step %.3e trials %d%s%s\n", k,
+                        it.residual, it.direction_norm, it.step_measure, it.max_step, it.step,
+                        it.line_search_trials, it.psd_retry ? " psd-retry" : "",
+                        it.fallback_direction ? " fallback" : "");
+        }
+    }
+}
+
 }  // namespace
 
 TEST(WorldBenchmark, DISABLED_DenseFrames) {
@@ -60,6 +83,7 @@ TEST(WorldBenchmark, DISABLED_DenseFrames) {
     const int frames = env_int("CONCORD_BENCH_FRAMES", 4);
     const int threads = env_int("CONCORD_BENCH_THREADS", 1);
     const char* state_file = std::getenv("CONCORD_BENCH_STATE");
+    const bool trace = env_int("CONCORD_BENCH_TRACE", 0) != 0;
     tbb::global_control control(tbb::global_control::max_allowed_parallelism,
                           static_cast<std::size_t>(threads));
     // A name (scenes/NAME.json) or a path to a scene file.
@@ -103,6 +127,7 @@ TEST(WorldBenchmark, DISABLED_DenseFrames) {
                     s.newton_iterations, s.contacts, s.candidates, s.islands,
                     s.converged ? "yes" : "no",
                     static_cast<unsigned long long>(state_checksum(w.state_vector())));
+        if (trace) print_newton_trace(w.solver_stats());
         std::fflush(stdout);
     }
     std::printf(

@@ -179,6 +179,7 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         it.direction_norm = dx_free.norm();
         dx = sys.scatter(dx_free);
         st.last_step_measure = problem.step_measure(dx);
+        it.step_measure = st.last_step_measure;
         if (!std::isfinite(st.last_step_measure)) {
             st.history.push_back(it);
             return finish(ConvergenceStatus::Diverged, StopReason::Diverged);

@@ -33,6 +33,7 @@ inline ConvergenceStatus worst(ConvergenceStatus a, ConvergenceStatus b) {
 struct NewtonIteration {
     double residual = 0.0;        ///< convergence measure at the iterate (see NewtonStats)
     double direction_norm = 0.0;  ///< ||dq||_2 over the unknowns, before line search
+    double step_measure = 0.0;    ///< NewtonProblem::step_measure of the direction
     double max_step = 1.0;        ///< CCD cap on the step fraction
     double step = 0.0;            ///< accepted step fraction (0: none accepted)
     int line_search_trials = 0;

@@ -1,43 +1,240 @@
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
 
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 
+#include "concord/collision/broad_phase/candidate_blocks.hpp"
 #include "concord/collision/broad_phase/swept_boxes.hpp"
 
 namespace concord {
+
+using broad_phase_detail::kQueryBlock;
+
+namespace {
+
+bool outside(const Vertices& x, const Vertices& lo, const Vertices& hi, Eigen::Index v) {
+    return (x.row(v).array() < lo.row(v).array()).any() ||
+           (x.row(v).array() > hi.row(v).array()).any();
+}
+
+// Calls find(i, out) for i in [0, n) in blocks, each block appending to its own list, and
+// returns the lists' concatenation sorted (the order of the cached pairs).
+template <class Pair, class Find>
+std::vector<Pair> sorted_query(int n, Find&& find) {
+    std::vector<std::vector<Pair>> blocks(static_cast<std::size_t>(broad_phase_detail::num_blocks(n)));
+    tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+        const int begin = static_cast<int>(b) * kQueryBlock;
+        const int end = std::min(n, begin + kQueryBlock);
+        for (int i = begin; i < end; ++i) find(i, blocks[b]);
+    });
+    std::vector<Pair> all = broad_phase_detail::concatenate(blocks);
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
+// `kept` (sorted) without the pairs `drop` rejects, merged with `added` (sorted, disjoint).
+template <class Pair, class Drop>
+void replace_pairs(std::vector<Pair>& kept, const std::vector<Pair>& added, Drop&& drop) {
+    std::erase_if(kept, drop);
+    std::vector<Pair> merged(kept.size() + added.size());
+    std::merge(kept.begin(), kept.end(), added.begin(), added.end(), merged.begin());
+    kept = std::move(merged);
+}
+
+}  // namespace
+
+void EnvelopeBroadPhase::set_envelope(const CollisionMesh& mesh, const Vertices& x0,
+                                      const Vertices& x1, double dhat,
+                                      const std::vector<std::uint8_t>& bodies) {
+    auto selected = [&](int body) {
+        return bodies.empty() || bodies[static_cast<std::size_t>(body)] != 0;
+    };
+    std::vector<double> margin(static_cast<std::size_t>(num_bodies_), dhat);
+    for (Eigen::Index v = 0; v < x0.rows(); ++v) {
+        const int b = mesh.vertex_body[static_cast<std::size_t>(v)];
+        if (!selected(b)) continue;
+        double& m = margin[static_cast<std::size_t>(b)];
+        m = std::max(m, kMarginFactor * (x1.row(v) - x0.row(v)).norm());
+    }
+    if (bodies.empty()) {
+        lo_.resize(x0.rows(), 3);
+        hi_.resize(x0.rows(), 3);
+    }
+    for (Eigen::Index v = 0; v < x0.rows(); ++v) {
+        const int b = mesh.vertex_body[static_cast<std::size_t>(v)];
+        if (!selected(b)) continue;
+        const double m = margin[static_cast<std::size_t>(b)];
+        lo_.row(v) = x0.row(v).cwiseMin(x1.row(v)).array() - m;
+        hi_.row(v) = x0.row(v).cwiseMax(x1.row(v)).array() + m;
+    }
+}
+
+void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                                 const BroadPhaseParams& params) {
+    num_bodies_ = 0;
+    for (int b : mesh.vertex_body) num_bodies_ = std::max(num_bodies_, b + 1);
+    set_envelope(mesh, x0, x1, params.dhat, {});
+    cached_ = broad_phase_.find(mesh, lo_, hi_, params);
+    // The envelope's boxes, for later updates of single bodies.
+    const auto copy = [](std::span<const AABB> from, std::vector<AABB>& to) {
+        to.assign(from.begin(), from.end());
+    };
+    copy(broad_phase_.vertex_boxes(), envelope_vertex_boxes_);
+    copy(broad_phase_.edge_boxes(), envelope_edge_boxes_);
+    copy(broad_phase_.face_boxes(), envelope_face_boxes_);
+    valid_ = true;
+    mesh_ = &mesh;
+    dhat_ = params.dhat;
+    method_ = params.method;
+    ++rebuilds_;
+}
+
+void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
+                                       const std::vector<std::uint8_t>& moved) {
+    const auto& vertex_body = mesh.vertex_body;
+    const auto& edge_body = mesh.edge_body;
+    const auto& face_body = mesh.face_body;
+    auto is_moved = [&](int body) { return moved[static_cast<std::size_t>(body)] != 0; };
+    const BodyPairFilter& filter = params.body_pair_filter;
+    auto allowed = [&](int a, int b) { return !filter || filter(a, b); };
+
+    // The moved bodies' primitives with their new envelope boxes (an edge's or a face's box is
+    // the union of its corners' boxes, as the swept boxes of a fresh query are), in trees.
+    std::vector<int> vertices, edges, faces, vertex_groups, edge_groups, face_groups;
+    std::vector<AABB> vertex_boxes, edge_boxes, face_boxes;
+    const double inflation = 0.5 * params.dhat;
+    for (int v = 0; v < mesh.num_vertices(); ++v) {
+        const int b = vertex_body[static_cast<std::size_t>(v)];
+        if (!is_moved(b)) continue;
+        envelope_vertex_boxes_[static_cast<std::size_t>(v)] = swept_vertex_box(lo_, hi_, v, inflation);
+        vertices.push_back(v);
+        vertex_groups.push_back(b);
+        vertex_boxes.push_back(envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
+    }
+    auto corner_box = [&](auto row) {
+        AABB box;
+        for (Eigen::Index c = 0; c < row.size(); ++c)
+            box.expand(envelope_vertex_boxes_[static_cast<std::size_t>(row[c])]);
+        return box;
+    };
+    for (int e = 0; e < mesh.num_edges(); ++e) {
+        const int b = edge_body[static_cast<std::size_t>(e)];
+        if (!is_moved(b)) continue;
+        envelope_edge_boxes_[static_cast<std::size_t>(e)] = corner_box(mesh.edges.row(e));
+        edges.push_back(e);
+        edge_groups.push_back(b);
+        edge_boxes.push_back(envelope_edge_boxes_[static_cast<std::size_t>(e)]);
+    }
+    for (int f = 0; f < mesh.num_faces(); ++f) {
+        const int b = face_body[static_cast<std::size_t>(f)];
+        if (!is_moved(b)) continue;
+        envelope_face_boxes_[static_cast<std::size_t>(f)] = corner_box(mesh.faces.row(f));
+        faces.push_back(f);
+        face_groups.push_back(b);
+        face_boxes.push_back(envelope_face_boxes_[static_cast<std::size_t>(f)]);
+    }
+    tbb::parallel_invoke([&] { moved_vertices_.build(vertex_boxes, vertex_groups); },
+                         [&] { moved_edges_.build(edge_boxes, edge_groups); },
+                         [&] { moved_faces_.build(face_boxes, face_groups); });
+
+    // Bodies whose envelope cannot reach any moved primitive are skipped whole.
+    AABB reach = moved_vertices_.bounds();
+    reach.expand(moved_edges_.bounds());
+    reach.expand(moved_faces_.bounds());
+    std::vector<AABB> body_box(static_cast<std::size_t>(num_bodies_));
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+        body_box[static_cast<std::size_t>(vertex_body[static_cast<std::size_t>(v)])].expand(
+            envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
+    std::vector<std::uint8_t> near(static_cast<std::size_t>(num_bodies_));
+    for (int b = 0; b < num_bodies_; ++b)
+        near[static_cast<std::size_t>(b)] = body_box[static_cast<std::size_t>(b)].overlaps(reach);
+    auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
+
+    // Point-triangle pairs with a moved face (any vertex), then with a moved vertex and a face
+    // that did not move: each such pair is found exactly once.
+    std::vector<PointTriangleCandidate> point_triangle = sorted_query<PointTriangleCandidate>(
+        mesh.num_vertices(), [&](int v, std::vector<PointTriangleCandidate>& out) {
+            const int bv = vertex_body[static_cast<std::size_t>(v)];
+            if (!is_near(bv)) return;
+            moved_faces_.query(envelope_vertex_boxes_[static_cast<std::size_t>(v)], bv, [&](int leaf) {
+                const int f = faces[static_cast<std::size_t>(leaf)];
+                if (allowed(bv, face_body[static_cast<std::size_t>(f)])) out.push_back({v, f});
+            });
+        });
+    const std::vector<PointTriangleCandidate> moved_vertex_pairs = sorted_query<PointTriangleCandidate>(
+        mesh.num_faces(), [&](int f, std::vector<PointTriangleCandidate>& out) {
+            const int bf = face_body[static_cast<std::size_t>(f)];
+            if (is_moved(bf) || !is_near(bf)) return;
+            moved_vertices_.query(envelope_face_boxes_[static_cast<std::size_t>(f)], bf, [&](int leaf) {
+                const int v = vertices[static_cast<std::size_t>(leaf)];
+                if (allowed(vertex_body[static_cast<std::size_t>(v)], bf)) out.push_back({v, f});
+            });
+        });
+    {
+        std::vector<PointTriangleCandidate> both(point_triangle.size() + moved_vertex_pairs.size());
+        std::merge(point_triangle.begin(), point_triangle.end(), moved_vertex_pairs.begin(),
+                   moved_vertex_pairs.end(), both.begin());
+        point_triangle = std::move(both);
+    }
+    // Edge-edge pairs with a moved edge; a pair of two moved edges is kept from the query of
+    // its lower edge only.
+    const std::vector<EdgeEdgeCandidate> edge_edge = sorted_query<EdgeEdgeCandidate>(
+        mesh.num_edges(), [&](int e, std::vector<EdgeEdgeCandidate>& out) {
+            const int be = edge_body[static_cast<std::size_t>(e)];
+            if (!is_near(be)) return;
+            const bool e_moved = is_moved(be);
+            moved_edges_.query(envelope_edge_boxes_[static_cast<std::size_t>(e)], be, [&](int leaf) {
+                const int o = edges[static_cast<std::size_t>(leaf)];
+                if (e_moved && o < e) return;
+                const int a = std::min(e, o), b = std::max(e, o);
+                if (allowed(edge_body[static_cast<std::size_t>(a)], edge_body[static_cast<std::size_t>(b)]))
+                    out.push_back({a, b});
+            });
+        });
+
+    replace_pairs(cached_.point_triangle, point_triangle, [&](const PointTriangleCandidate& c) {
+        return is_moved(vertex_body[static_cast<std::size_t>(c.vertex)]) ||
+               is_moved(face_body[static_cast<std::size_t>(c.face)]);
+    });
+    replace_pairs(cached_.edge_edge, edge_edge, [&](const EdgeEdgeCandidate& c) {
+        return is_moved(edge_body[static_cast<std::size_t>(c.edge_a)]) ||
+               is_moved(edge_body[static_cast<std::size_t>(c.edge_b)]);
+    });
+    ++partial_updates_;
+}
 
 Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x0,
                                     const Vertices& x1, const BroadPhaseParams& params) {
     validate_broad_phase_input(mesh, x0, x1, params.dhat);
     const bool same_query = valid_ && mesh_ == &mesh && dhat_ == params.dhat &&
                             method_ == params.method && lo_.rows() == x0.rows();
-    const bool inside = same_query && (x0.array() >= lo_.array()).all() &&
-                        (x1.array() >= lo_.array()).all() && (x0.array() <= hi_.array()).all() &&
-                        (x1.array() <= hi_.array()).all();
-    if (!inside) {
-        // Per body: the largest displacement of its vertices on this segment, at least dhat.
-        int num_bodies = 0;
-        for (int b : mesh.vertex_body) num_bodies = std::max(num_bodies, b + 1);
-        std::vector<double> margin(static_cast<std::size_t>(num_bodies), params.dhat);
-        for (Eigen::Index v = 0; v < x0.rows(); ++v) {
-            double& m = margin[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])];
-            m = std::max(m, (x1.row(v) - x0.row(v)).norm());
+    // A cache many times larger than the last answer costs more per query than a fresh
+    // envelope around the (shorter) segments of now.
+    const bool loose = static_cast<double>(cached_.size()) >
+                       kLooseFactor * static_cast<double>(last_answer_ + kLooseFloor);
+    if (!same_query || loose) {
+        rebuild(mesh, x0, x1, params);
+    } else {
+        // The bodies with a vertex whose segment leaves the envelope.
+        std::vector<std::uint8_t> moved(static_cast<std::size_t>(num_bodies_), 0);
+        bool any = false;
+        for (Eigen::Index v = 0; v < x0.rows(); ++v)
+            if (outside(x0, lo_, hi_, v) || outside(x1, lo_, hi_, v)) {
+                moved[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])] = 1;
+                any = true;
+            }
+        if (any) {
+            Eigen::Index moved_vertices = 0;
+            for (int b : mesh.vertex_body) moved_vertices += moved[static_cast<std::size_t>(b)];
+            if (static_cast<double>(moved_vertices) > kFullRebuildShare * static_cast<double>(x0.rows())) {
+                rebuild(mesh, x0, x1, params);
+            } else {
+                set_envelope(mesh, x0, x1, params.dhat, moved);
+                update_bodies(mesh, params, moved);
+            }
         }
-        lo_ = x0.cwiseMin(x1);
-        hi_ = x0.cwiseMax(x1);
-        for (Eigen::Index v = 0; v < x0.rows(); ++v) {
-            const double m = margin[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])];
-            lo_.row(v).array() -= m;
-            hi_.row(v).array() += m;
-        }
-        cached_ = broad_phase_.find(mesh, lo_, hi_, params);
-        valid_ = true;
-        mesh_ = &mesh;
-        dhat_ = params.dhat;
-        method_ = params.method;
-        ++rebuilds_;
     }
     // The cached pairs whose boxes over this segment overlap, in the cached (sorted) order.
     const double inflation = 0.5 * params.dhat;
@@ -53,6 +250,7 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
         if (edge_boxes_[static_cast<std::size_t>(c.edge_a)].overlaps(
                 edge_boxes_[static_cast<std::size_t>(c.edge_b)]))
             out.edge_edge.push_back(c);
+    last_answer_ = out.size();
     return out;
 }
 

@@ -2,6 +2,7 @@
 // time step) from one cached query over an enlarged envelope.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "concord/collision/broad_phase/broad_phase.hpp"
@@ -11,29 +12,62 @@ namespace concord {
 /// Same results as BroadPhase::find (and find_candidates), bit for bit: when every vertex's
 /// segment x0 -> x1 lies inside the envelope of the cached query, the candidates are the cached
 /// ones whose swept boxes overlap (the swept boxes lie inside the envelope's, so no pair can be
-/// missing, and the box test is the one the trees apply at their leaves); otherwise a new
-/// envelope is queried: each vertex's segment grown by the largest displacement of its body's
-/// vertices on it (at least dhat). Newton iterates move less and less, so most queries of a
-/// solve are answered by a linear pass over the cached pairs instead of building two trees.
+/// missing, and the box test is the one the trees apply at their leaves). A body whose segment
+/// leaves the envelope gets a new envelope (its segment grown by kMarginFactor times the
+/// largest displacement of its vertices on it, at least dhat), and only the pairs involving such bodies are queried
+/// again, against the others' unchanged envelopes. When those bodies hold a large share of the
+/// vertices, the whole envelope is queried afresh instead. Newton iterates move less and less,
+/// and in a dense scene only a few bodies at a time leave their envelopes, so most queries of a
+/// solve cost a linear pass over the cached pairs instead of building two trees.
 class EnvelopeBroadPhase {
   public:
     Candidates find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                     const BroadPhaseParams& params = {});
     /// Forget the cached envelope (e.g. when the mesh or the pair filter change).
     void reset() { valid_ = false; }
-    /// Envelope queries made (for tests and statistics).
+    /// Envelope queries over every body (for tests and statistics).
     int rebuilds() const { return rebuilds_; }
+    /// Envelope updates of only the bodies that left their envelopes.
+    int partial_updates() const { return partial_updates_; }
+
+    /// Share of the vertices above which the bodies that left the envelope are not updated one
+    /// by one but the whole envelope is queried again.
+    static constexpr double kFullRebuildShare = 0.25;
+    /// Margin of a body's envelope as a share of its largest vertex displacement on the
+    /// segment: wider envelopes are left less often but hold many more pairs (long Newton
+    /// steps in a dense pile), and leaving one costs only that body's update.
+    static constexpr double kMarginFactor = 0.25;
+    /// The whole envelope is also queried again when the cache holds more than this many
+    /// times the pairs of the last answer (plus kLooseFloor): after a long first Newton step
+    /// the envelope is loose for the shorter steps that follow.
+    static constexpr double kLooseFactor = 4.0;
+    static constexpr std::size_t kLooseFloor = 10000;
 
   private:
+    /// Grows lo_/hi_ of the vertices of the flagged bodies (all when `bodies` is empty) to
+    /// their segment plus its body's largest displacement on it, at least dhat.
+    void set_envelope(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                      double dhat, const std::vector<std::uint8_t>& bodies);
+    void rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
+                 const BroadPhaseParams& params);
+    /// Re-queries the pairs with a primitive of a flagged body against the current envelope.
+    void update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
+                       const std::vector<std::uint8_t>& moved);
+
     BroadPhase broad_phase_;
     bool valid_ = false;
     const CollisionMesh* mesh_ = nullptr;
     double dhat_ = 0.0;
     BroadPhaseMethod method_ = BroadPhaseMethod::lbvh;
+    int num_bodies_ = 0;
     Vertices lo_, hi_;
     Candidates cached_;
-    std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;
+    std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;  // of the queried segment
+    std::vector<AABB> envelope_vertex_boxes_, envelope_edge_boxes_, envelope_face_boxes_;
+    LBVH moved_faces_, moved_vertices_, moved_edges_;  // trees of a partial update
+    std::size_t last_answer_ = 0;
     int rebuilds_ = 0;
+    int partial_updates_ = 0;
 };
 
 }  // namespace concord
