@@ -80,8 +80,13 @@ std::vector<Island> find_islands(const std::vector<bool>& movable,
 std::vector<std::pair<int, int>> candidate_body_pairs(const CollisionMesh& mesh,
                                                       const Candidates& candidates) {
     std::vector<std::pair<int, int>> pairs;
+    // Candidates come sorted by vertex (edge), so runs of them share their pair of bodies:
+    // dropping repeats of the last pair keeps the list to sort short (millions of candidates
+    // in a dense pile, a few thousand body pairs).
     auto add = [&](int a, int b) {
-        if (a != b) pairs.emplace_back(std::min(a, b), std::max(a, b));
+        if (a == b) return;
+        const std::pair<int, int> pair(std::min(a, b), std::max(a, b));
+        if (pairs.empty() || pairs.back() != pair) pairs.push_back(pair);
     };
     for (const auto& c : candidates.point_triangle)
         add(mesh.vertex_body[static_cast<std::size_t>(c.vertex)],
