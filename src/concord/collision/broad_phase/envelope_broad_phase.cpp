@@ -102,42 +102,45 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
 
     // The moved bodies' primitives with their new envelope boxes (an edge's or a face's box is
     // the union of its corners' boxes, as the swept boxes of a fresh query are), in trees.
-    std::vector<int> vertices, edges, faces, vertex_groups, edge_groups, face_groups;
-    std::vector<AABB> vertex_boxes, edge_boxes, face_boxes;
     const double inflation = 0.5 * params.dhat;
-    for (int v = 0; v < mesh.num_vertices(); ++v) {
-        const int b = vertex_body[static_cast<std::size_t>(v)];
-        if (!is_moved(b)) continue;
-        envelope_vertex_boxes_[static_cast<std::size_t>(v)] = swept_vertex_box(lo_, hi_, v, inflation);
-        vertices.push_back(v);
-        vertex_groups.push_back(b);
-        vertex_boxes.push_back(envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
-    }
-    auto corner_box = [&](auto row) {
-        AABB box;
-        for (Eigen::Index c = 0; c < row.size(); ++c)
-            box.expand(envelope_vertex_boxes_[static_cast<std::size_t>(row[c])]);
-        return box;
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+        if (is_moved(vertex_body[static_cast<std::size_t>(v)]))
+            envelope_vertex_boxes_[static_cast<std::size_t>(v)] = swept_vertex_box(lo_, hi_, v, inflation);
+    // Primitive i (count of them, of body body[i], corners rows.row(i) or itself when there
+    // are no rows) of a moved body: box refreshed, index, body and box listed for its tree.
+    struct Moved {
+        std::vector<int> index, group;
+        std::vector<AABB> boxes;
     };
-    for (int e = 0; e < mesh.num_edges(); ++e) {
-        const int b = edge_body[static_cast<std::size_t>(e)];
-        if (!is_moved(b)) continue;
-        envelope_edge_boxes_[static_cast<std::size_t>(e)] = corner_box(mesh.edges.row(e));
-        edges.push_back(e);
-        edge_groups.push_back(b);
-        edge_boxes.push_back(envelope_edge_boxes_[static_cast<std::size_t>(e)]);
-    }
-    for (int f = 0; f < mesh.num_faces(); ++f) {
-        const int b = face_body[static_cast<std::size_t>(f)];
-        if (!is_moved(b)) continue;
-        envelope_face_boxes_[static_cast<std::size_t>(f)] = corner_box(mesh.faces.row(f));
-        faces.push_back(f);
-        face_groups.push_back(b);
-        face_boxes.push_back(envelope_face_boxes_[static_cast<std::size_t>(f)]);
-    }
-    tbb::parallel_invoke([&] { moved_vertices_.build(vertex_boxes, vertex_groups); },
-                         [&] { moved_edges_.build(edge_boxes, edge_groups); },
-                         [&] { moved_faces_.build(face_boxes, face_groups); });
+    auto collect = [&](int count, const std::vector<int>& body, const auto* rows,
+                       std::vector<AABB>& envelope_boxes) {
+        Moved out;
+        for (int i = 0; i < count; ++i) {
+            const int b = body[static_cast<std::size_t>(i)];
+            if (!is_moved(b)) continue;
+            AABB& box = envelope_boxes[static_cast<std::size_t>(i)];
+            if (rows) {
+                box = AABB{};
+                for (Eigen::Index c = 0; c < rows->cols(); ++c)
+                    box.expand(envelope_vertex_boxes_[static_cast<std::size_t>((*rows)(i, c))]);
+            }
+            out.index.push_back(i);
+            out.group.push_back(b);
+            out.boxes.push_back(box);
+        }
+        return out;
+    };
+    const Moved moved_vertices = collect(mesh.num_vertices(), vertex_body,
+                                         static_cast<const Edges*>(nullptr), envelope_vertex_boxes_);
+    const Moved moved_edges = collect(mesh.num_edges(), edge_body, &mesh.edges, envelope_edge_boxes_);
+    const Moved moved_faces = collect(mesh.num_faces(), face_body, &mesh.faces, envelope_face_boxes_);
+    const std::vector<int>& vertices = moved_vertices.index;
+    const std::vector<int>& edges = moved_edges.index;
+    const std::vector<int>& faces = moved_faces.index;
+    tbb::parallel_invoke(
+        [&] { moved_vertices_.build(moved_vertices.boxes, moved_vertices.group); },
+        [&] { moved_edges_.build(moved_edges.boxes, moved_edges.group); },
+        [&] { moved_faces_.build(moved_faces.boxes, moved_faces.group); });
 
     // Bodies whose envelope cannot reach any moved primitive are skipped whole.
     AABB reach = moved_vertices_.bounds();
