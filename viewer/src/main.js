@@ -7,6 +7,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { AdaptiveResolution } from './adaptive_resolution.js';
 import { BodyScene } from './body_scene.js';
 import { ColourModes } from './colour_modes.js';
+import { buildAllLevels } from './mesh_levels.js';
 import { loadOutput } from './output_loader.js';
 import { rampCss, workerColour } from './palette.js';
 import { makeScenePlanes, PartitionObjects } from './plane_objects.js';
@@ -27,6 +28,8 @@ const api = {
   bodyCount: 0,
   triangleCount: 0,
   renderedFrames: 0,
+  drawnTriangles: 0,  // triangles in the last picture (levels of detail and culling applied)
+  lodReady: false,    // whether the levels of detail have been built
 };
 window.concordViewer = api;
 
@@ -110,6 +113,12 @@ async function start() {
 
   let dirty = true;
   let playing = false;
+  let interacting = false;  // the camera is being dragged
+  // While animating, a body may be drawn with a coarser level of its mesh whose distance to the
+  // full mesh stays under this many pixels of the drawing buffer (?lod=PIXELS; 0 turns it off);
+  // a still picture is always drawn at full detail.
+  const lodPixels = params.has('lod') ? Math.max(0, Number(params.get('lod')) || 0) : 1;
+  const bufferSize = new THREE.Vector2();
   let playTime = frames.times[0];
   const span = frames.times[frames.count - 1] - frames.times[0];
   // Runs whose frames all carry one time stamp play at 30 frames per second instead.
@@ -181,6 +190,8 @@ async function start() {
   $('show-planes').addEventListener('change', () => { planes.visible = $('show-planes').checked; dirty = true; });
   $('show-partition').addEventListener('change', () => showFrame(api.frameIndex));
   controls.addEventListener('change', () => { dirty = true; });
+  controls.addEventListener('start', () => { interacting = true; });
+  controls.addEventListener('end', () => { interacting = false; dirty = true; });
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (e.key === ' ') { e.preventDefault(); setPlaying(!playing); }
@@ -220,7 +231,12 @@ async function start() {
       if (f !== api.frameIndex) showFrame(f);
     }
     if (!playing && resolution.still()) dirty = true;
+    const moving = playing || interacting;
+    if (!moving && bodies.coarse) dirty = true;  // back to full detail
     if (dirty || playing) {
+      camera.updateMatrixWorld();
+      renderer.getDrawingBufferSize(bufferSize);
+      api.drawnTriangles = bodies.updateDrawList(camera, bufferSize.y, moving ? lodPixels : 0);
       renderer.render(world, camera);
       ++api.renderedFrames;
       dirty = false;
@@ -259,6 +275,12 @@ async function start() {
   });
   api.state = 'ready';
   requestAnimationFrame(tick);
+  if (lodPixels > 0) {
+    buildAllLevels(output.meshes).then((levels) => {
+      bodies.setLevels(levels);
+      api.lodReady = true;
+    }, (e) => console.warn(`levels of detail not available (${e.message || e}); drawing full detail`));
+  }
 }
 
 start().catch((e) => {
