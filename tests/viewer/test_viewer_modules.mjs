@@ -207,25 +207,52 @@ test('levels: largest stretch of A is its largest singular value', () => {
   assert.ok(close(largestStretch(a), Math.sqrt(lambda)));
 });
 
-test('draw list: bodies outside the view are left out, far ones drawn coarser only when asked', () => {
+/** Triangles (as sorted "i,j,k" keys) that body b's world-space mesh shows to `eye`. */
+function facingTriangles(positions, indices, row, eye, base) {
+  const world = (i) => [0, 1, 2].map((r) => row[r] + row[3 + 3 * r] * positions[3 * i] +
+    row[4 + 3 * r] * positions[3 * i + 1] + row[5 + 3 * r] * positions[3 * i + 2]);
+  const keys = [];
+  for (let k = 0; k < indices.length; k += 3) {
+    const [v0, v1, v2] = [0, 1, 2].map((j) => world(indices[k + j]));
+    const e = [0, 1, 2].map((r) => v1[r] - v0[r]), f = [0, 1, 2].map((r) => v2[r] - v0[r]);
+    const n = [e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]];
+    const side = n[0] * (eye[0] - v0[0]) + n[1] * (eye[1] - v0[1]) + n[2] * (eye[2] - v0[2]);
+    if (side > 0) keys.push([indices[k] + base, indices[k + 1] + base, indices[k + 2] + base].join());
+  }
+  return keys.sort();
+}
+
+test('draw list: bodies outside the view and back faces are left out, far bodies drawn coarser only when asked', () => {
   const sphere = uvSphere(0.1);
+  const vertices = sphere.positions.length / 3;
   const q = (x, y, z, k = 1) => [x, y, z, k, 0, 0, 0, k, 0, 0, 0, k];
-  // Body 0 near the camera, 1 far away, 2 behind it, 3 far but stretched 10x.
-  const lines = [JSON.stringify({ frame: 0, time: 0, q: [q(0, 0, -1), q(0, 0, -60), q(0, 0, 5), q(0, 0, -60, 10)], stats: {} })];
-  const output = { frames: parseFrames(lines.join('\n'), 4), bodies: [{}, {}, {}, {}], meshes: [sphere], bodyMesh: new Int32Array(4) };
+  // Body 0 near the camera, 1 far away, 2 behind it, 3 far but stretched 10x, 4 sheared and
+  // turned, 5 mirrored (det A < 0: its winding flips on screen too).
+  const rows = [q(0, 0, -1), q(0, 0, -60), q(0, 0, 5), q(0, 0, -60, 10),
+    [0.3, 0.2, -2, 0.8, 0.6, 0.3, -0.6, 0.8, 0, 0.1, 0, 1.5], [-0.3, 0, -1.5, -1, 0, 0, 0, 1, 0, 0, 0, 1]];
+  const lines = [JSON.stringify({ frame: 0, time: 0, q: rows, stats: {} })];
+  const output = { frames: parseFrames(lines.join('\n'), 6), bodies: rows.map(() => ({})), meshes: [sphere], bodyMesh: new Int32Array(6) };
   const scene = new BodyScene(output);
   scene.applyFrame(0);
   const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);  // at the origin, looking down -z
   camera.updateMatrixWorld();
-  assert.equal(scene.updateDrawList(camera, 500, 0), 300);
+  const drawnKeys = (n) => {
+    const keys = [];
+    for (let k = 0; k < 3 * n; k += 3) keys.push(Array.from(scene.drawIndices.subarray(k, k + 3)).join());
+    return keys.sort();
+  };
+  // Full detail: exactly the triangles facing the camera, of the bodies in view.
+  const full = scene.updateDrawList(camera, 500, 0);
   assert.equal(scene.coarse, false);
-  assert.deepEqual(Array.from(scene.drawnLevel), [0, 0, 255, 0]);
-  const before = scene.drawIndices.slice(0, 900);
+  assert.deepEqual(Array.from(scene.drawnLevel), [0, 0, 255, 0, 0, 0]);
+  const expected = [0, 1, 3, 4, 5].flatMap((b) => facingTriangles(sphere.positions, sphere.indices, rows[b], [0, 0, 0], b * vertices));
+  assert.ok(expected.length > 5 * 30 && expected.length < 5 * 70, `${expected.length} facing triangles`);
+  assert.equal(full, expected.length);
+  assert.deepEqual(drawnKeys(full), expected.sort());
 
   scene.setLevels([buildLevels(sphere)]);
   const levels = scene.meshLevels[0];
-  assert.equal(scene.updateDrawList(camera, 500, 0), 300);  // no tolerance: full detail
-  assert.deepEqual(Array.from(scene.drawIndices.slice(0, 900)), Array.from(before));
+  assert.equal(scene.updateDrawList(camera, 500, 0), full);  // no tolerance: full detail
   const drawn = scene.updateDrawList(camera, 500, 1);
   assert.equal(scene.coarse, true);
   const [near, far, , stretched] = scene.drawnLevel;
@@ -238,12 +265,12 @@ test('draw list: bodies outside the view are left out, far ones drawn coarser on
   const nearest = 60 - 0.1;
   assert.ok((levels[far].error * perUnit) / nearest <= 1);
   if (far + 1 < levels.length) assert.ok((levels[far + 1].error * perUnit) / nearest > 1);
-  assert.equal(drawn, 100 + (levels[far].count + levels[stretched].count) / 3);
-  // The far body's indices are its level's, shifted to its vertices.
-  const offset = 300 + levels[far].count;  // after body 0 (level 0) and body 1
-  const vertices = sphere.positions.length / 3;
-  assert.ok(scene.drawIndices.subarray(300, offset).every((i) => i >= vertices && i < 2 * vertices));
+  // Each body's chosen level, facing triangles only.
+  const coarseExpected = [0, 1, 3, 4, 5].flatMap((b) =>
+    facingTriangles(sphere.positions, levels[scene.drawnLevel[b]].indices, rows[b], [0, 0, 0], b * vertices));
+  assert.equal(drawn, coarseExpected.length);
+  assert.deepEqual(drawnKeys(drawn), coarseExpected.sort());
   // Back to full detail.
-  assert.equal(scene.updateDrawList(camera, 500, 0), 300);
+  assert.equal(scene.updateDrawList(camera, 500, 0), full);
   assert.equal(scene.coarse, false);
 });

@@ -6,17 +6,35 @@
 // renderers such as SwiftShader run an instanced draw once per instance, which made 1,000
 // instances about three times slower than one merged draw.)
 //
-// The index buffer is rebuilt on the CPU when the set of triangles to draw changes: bodies whose
-// bounding sphere is outside the view are left out, and while frames are animated a body may be
-// drawn with a coarser level of its mesh (mesh_levels.js) when that level's distance to the
-// original, projected to the screen, is under a given number of pixels. Software renderers
-// (SwiftShader) pay about 0.5 µs per triangle drawn whatever its size, so this is where their
-// time goes; the transforms stay on the GPU.
+// The index buffer is refilled on the CPU for each picture (updateDrawList): bodies outside the
+// view are left out, so are triangles that face away from the camera, and while frames are
+// animated a body may be drawn with a coarser level of its mesh (mesh_levels.js) when that
+// level's distance to the original, projected to the screen, is under a given number of pixels.
+// Software renderers (SwiftShader) pay per triangle submitted, culled or not, about 0.2 µs for
+// the vertex stage and 0.35 µs more for a drawn one, whatever its size; this is where their time
+// goes. The affine maps are still applied on the GPU.
 import * as THREE from 'three';
 import { rowOffset } from './frames.js';
 
 const BODIES_PER_ROW = 1024;  // texture rows of 4 * 1024 texels: well inside WebGL2 limits
 const CULLED = 255;           // level code of a body outside the view
+
+/** Per triangle of `indices`: unit normal (CCW) and its dot product with the first corner. */
+function trianglePlanes(p, indices) {
+  const planes = new Float32Array((indices.length / 3) * 4);
+  for (let k = 0, t = 0; k < indices.length; k += 3, t += 4) {
+    const i = 3 * indices[k], j = 3 * indices[k + 1], l = 3 * indices[k + 2];
+    const ex = p[j] - p[i], ey = p[j + 1] - p[i + 1], ez = p[j + 2] - p[i + 2];
+    const fx = p[l] - p[i], fy = p[l + 1] - p[i + 1], fz = p[l + 2] - p[i + 2];
+    let nx = ey * fz - ez * fy, ny = ez * fx - ex * fz, nz = ex * fy - ey * fx;
+    const length = Math.hypot(nx, ny, nz);
+    // A degenerate triangle gets N = 0: never culled here (the GPU draws nothing of it).
+    if (length > 0) { nx /= length; ny /= length; nz /= length; }
+    planes[t] = nx; planes[t + 1] = ny; planes[t + 2] = nz;
+    planes[t + 3] = nx * p[i] + ny * p[i + 1] + nz * p[i + 2];
+  }
+  return planes;
+}
 
 /**
  * Largest singular value of the 3x3 matrix A (row-major, a[0..8]): the most a body's local
@@ -98,12 +116,16 @@ export class BodyScene {
     this.indexAttribute = new THREE.BufferAttribute(this.drawIndices, 1).setUsage(THREE.DynamicDrawUsage);
     geometry.setIndex(this.indexAttribute);
     this.geometry = geometry;
-    this.drawnLevel = new Uint8Array(this.bodyCount);   // per body: level in the index buffer, or CULLED
-    this.wantedLevel = new Uint8Array(this.bodyCount);  // scratch of updateDrawList
+    this.drawnLevel = new Uint8Array(this.bodyCount);  // per body: level drawn last, or CULLED
     this.drawnTriangles = 0;
-    this.coarse = false;  // whether the index buffer has any body at a coarser level than 0
+    this.coarse = false;  // whether the last draw list had any body at a coarser level than 0
+    this.meshPositions = output.meshes.map((m) => m.positions);
     this.setLevels(output.meshes.map((m) => [{ indices: m.indices, error: 0 }]));
-    this.rebuildIndices();
+    // Until the first updateDrawList: every body at full detail.
+    for (let b = 0, n = 0; b < this.bodyCount; ++b) {
+      const { indices } = output.meshes[this.bodyMesh[b]];
+      for (let k = 0; k < indices.length; ++k) this.drawIndices[n++] = indices[k] + this.vertexStart[b];
+    }
 
     // At least one texel row, so that a run without bodies still makes a valid texture.
     const columns = Math.max(1, Math.min(this.bodyCount, BODIES_PER_ROW));
@@ -157,37 +179,29 @@ void main() {
 
   /**
    * Sets the levels of detail: levels[m] lists distinct mesh m's levels as buildLevels returns
-   * them (level 0 the mesh itself). Each body's levels are stored with its vertex offset added,
-   * one after the other, so that a draw list is made of plain copies.
+   * them (level 0 the mesh itself), indices local to the mesh. Each level keeps the plane of
+   * each of its triangles (unit normal N and N . V0, local coordinates) for the facing test.
    */
   setLevels(levels) {
-    this.meshLevels = levels.map((list) => list.map((l) => ({ count: l.indices.length, error: l.error })));
-    let total = 0;
-    for (let b = 0; b < this.bodyCount; ++b) for (const l of levels[this.bodyMesh[b]]) total += l.indices.length;
-    this.allIndices = new (this.wideIndices ? Uint32Array : Uint16Array)(total);
-    this.levelStart = new Uint32Array(this.bodyCount + 1);  // body b's level 0 starts here
-    let at = 0;
-    for (let b = 0; b < this.bodyCount; ++b) {
-      this.levelStart[b] = at;
-      const base = this.vertexStart[b];
-      for (const l of levels[this.bodyMesh[b]]) {
-        for (let k = 0; k < l.indices.length; ++k) this.allIndices[at + k] = l.indices[k] + base;
-        at += l.indices.length;
-      }
-    }
-    this.levelStart[this.bodyCount] = at;
-    this.stale = true;  // the next updateDrawList rebuilds the index buffer
+    this.meshLevels = levels.map((list, m) => list.map((l) => ({
+      indices: l.indices, error: l.error, count: l.indices.length,
+      planes: trianglePlanes(this.meshPositions[m], l.indices),
+    })));
   }
-
-  /** Number of levels of detail available for body b. */
-  levelCount(b) { return this.meshLevels[this.bodyMesh[b]].length; }
 
   /**
    * Chooses what to draw for the frame last applied, seen by `camera` into a drawing buffer
-   * `bufferHeight` pixels high: bodies whose bounding sphere is outside the view are left out;
-   * each other body gets its coarsest level whose error, projected at the body's nearest
-   * point, stays under `pixels` (0: full detail). Rebuilds the index buffer only when a choice
-   * changed. Returns the number of triangles to draw.
+   * `bufferHeight` pixels high, and fills the index buffer with it:
+   * - bodies whose bounding sphere is outside the view are left out;
+   * - each other body gets its coarsest level whose error, projected at the body's nearest
+   *   point, stays under `pixels` (0: full detail);
+   * - of that level, only the triangles that face the camera: the GPU would cull the others
+   *   anyway (the material draws front faces only), but a software renderer pays for each
+   *   culled triangle almost as much as for a drawn one. The test is exact for an affine map:
+   *   a triangle faces the eye e when the tetrahedron (V0, V1, V2, e) is positively oriented,
+   *   and x = p + A X scales that orientation by det A, so in local coordinates it is
+   *   N . adj(A) (e - p) - det(A) (N . V0) > 0, without inverting A.
+   * Returns the number of triangles to draw.
    */
   updateDrawList(camera, bufferHeight, pixels) {
     const q = this.frames.q, f = this.frameIndex ?? 0;
@@ -197,13 +211,16 @@ void main() {
     frustum.setFromProjectionMatrix(viewProjection);
     const eye = camera.getWorldPosition(this.eye || (this.eye = new THREE.Vector3()));
     const forward = camera.getWorldDirection(this.forward || (this.forward = new THREE.Vector3()));
-    // Pixels per world unit at depth 1 (a perspective camera; others get full detail).
-    const perUnit = camera.isPerspectiveCamera
-      ? bufferHeight / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2) / camera.zoom) : 0;
+    // Pixels per world unit at depth 1, and where the eye is (a perspective camera; another
+    // gets full detail and every triangle).
+    const perspective = camera.isPerspectiveCamera === true;
+    const perUnit = perspective
+      ? (bufferHeight * camera.zoom) / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov) / 2)) : 0;
     const sphere = this.sphere || (this.sphere = new THREE.Sphere());
     const toCentre = this.toCentre || (this.toCentre = new THREE.Vector3());
     const a = this.matrixA || (this.matrixA = new Float64Array(9));
-    let changed = false;
+    const out = this.drawIndices;
+    let n = 0, coarse = false;
     for (let b = 0; b < this.bodyCount; ++b) {
       const o = rowOffset(this.frames, f, b);
       for (let k = 0; k < 9; ++k) a[k] = q[o + 3 + k];
@@ -213,40 +230,45 @@ void main() {
                         q[o + 1] + a[3] * c.x + a[4] * c.y + a[5] * c.z,
                         q[o + 2] + a[6] * c.x + a[7] * c.y + a[8] * c.z);
       sphere.radius = stretch * radius;
-      let level = 0;
       if (!frustum.intersectsSphere(sphere)) {
-        level = CULLED;
-      } else if (pixels > 0 && perUnit > 0) {
+        this.drawnLevel[b] = CULLED;
+        continue;
+      }
+      const levels = this.meshLevels[this.bodyMesh[b]];
+      let level = 0;
+      if (pixels > 0 && perUnit > 0) {
         const nearest = toCentre.subVectors(sphere.center, eye).dot(forward) - sphere.radius;
-        const levels = this.meshLevels[this.bodyMesh[b]];
         if (nearest > camera.near) {
           const limit = (pixels * nearest) / (perUnit * Math.max(stretch, 1e-12));  // allowed local error
           while (level + 1 < levels.length && levels[level + 1].error <= limit) ++level;
         }
       }
-      this.wantedLevel[b] = level;
-      if (level !== this.drawnLevel[b]) changed = true;
-    }
-    if (changed || this.stale) this.rebuildIndices();
-    return this.drawnTriangles;
-  }
-
-  /** Copies each body's wanted level (wantedLevel) into the index buffer and marks it for upload. */
-  rebuildIndices() {
-    this.stale = false;
-    let n = 0;
-    let coarse = false;
-    for (let b = 0; b < this.bodyCount; ++b) {
-      const level = this.wantedLevel[b];
       this.drawnLevel[b] = level;
-      if (level === CULLED) continue;
       coarse ||= level > 0;
-      const levels = this.meshLevels[this.bodyMesh[b]];
-      let start = this.levelStart[b];
-      for (let l = 0; l < level; ++l) start += levels[l].count;
-      const count = levels[level].count;
-      this.drawIndices.set(this.allIndices.subarray(start, start + count), n);
-      n += count;
+      const { indices, planes, count } = levels[level];
+      const base = this.vertexStart[b];
+      if (!perspective) {
+        for (let k = 0; k < count; ++k) out[n + k] = indices[k] + base;
+        n += count;
+        continue;
+      }
+      // u = adj(A) (e - p), det = det(A): the facing test's terms (see above).
+      const wx = eye.x - q[o], wy = eye.y - q[o + 1], wz = eye.z - q[o + 2];
+      const c00 = a[4] * a[8] - a[5] * a[7], c01 = a[2] * a[7] - a[1] * a[8], c02 = a[1] * a[5] - a[2] * a[4];
+      const c10 = a[5] * a[6] - a[3] * a[8], c11 = a[0] * a[8] - a[2] * a[6], c12 = a[2] * a[3] - a[0] * a[5];
+      const c20 = a[3] * a[7] - a[4] * a[6], c21 = a[1] * a[6] - a[0] * a[7], c22 = a[0] * a[4] - a[1] * a[3];
+      const ux = c00 * wx + c01 * wy + c02 * wz, uy = c10 * wx + c11 * wy + c12 * wz, uz = c20 * wx + c21 * wy + c22 * wz;
+      const det = a[0] * c00 + a[1] * c10 + a[2] * c20;
+      // Keep triangles within rounding of edge-on: the GPU decides those itself.
+      const slack = 1e-6 * (Math.abs(ux) + Math.abs(uy) + Math.abs(uz) +
+        Math.abs(det) * (Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + radius));
+      for (let t = 0, k = 0; k < count; k += 3, t += 4) {
+        if (planes[t] * ux + planes[t + 1] * uy + planes[t + 2] * uz - det * planes[t + 3] < -slack) continue;
+        out[n] = indices[k] + base;
+        out[n + 1] = indices[k + 1] + base;
+        out[n + 2] = indices[k + 2] + base;
+        n += 3;
+      }
     }
     this.coarse = coarse;
     this.drawnTriangles = n / 3;
@@ -254,6 +276,7 @@ void main() {
     this.indexAttribute.addUpdateRange(0, Math.max(n, 1));
     this.indexAttribute.needsUpdate = true;
     this.geometry.setDrawRange(0, n);
+    return this.drawnTriangles;
   }
 
   /** Writes every body's [A | p] rows from frame f into the texture. */
