@@ -187,6 +187,24 @@ test('levels: each level halves the triangles and its error bounds the distance 
   assert.equal(measuredDeviation(big.positions, big.indices, big.indices), null);
 });
 
+test('levels: without a measurement, 3x the simplifier estimate still bounds the distance', () => {
+  const lumpy = uvSphere(1, 16, 9);
+  for (let i = 0; i < lumpy.positions.length; i += 3) {
+    const k = 1 + 0.1 * Math.sin(12.9898 * i + 78.233 * (i % 7));  // deterministic lumps of +-10 %
+    for (let j = 0; j < 3; ++j) lumpy.positions[i + j] *= k;
+  }
+  const meshes = [['sphere 60', uvSphere(1, 6, 6)], ['sphere 100', uvSphere(0.1)], ['sphere 400', uvSphere(1, 20, 11)],
+    ['sphere 1000', uvSphere(1, 25, 21)], ['lumpy sphere', lumpy]];
+  for (const [name, mesh] of meshes) {
+    const estimated = buildLevels(mesh, { left: 0 });
+    assert.ok(estimated.length >= 3, name);
+    for (let l = 1; l < estimated.length; ++l) {
+      const measured = measuredDeviation(mesh.positions, mesh.indices, estimated[l].indices, Infinity);
+      assert.ok(measured <= estimated[l].error, `${name} level ${l}: measured ${measured} > estimate ${estimated[l].error}`);
+    }
+  }
+});
+
 test('levels: largest stretch of A is its largest singular value', () => {
   const close = (a, b) => Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b));
   assert.ok(close(largestStretch([1, 0, 0, 0, 1, 0, 0, 0, 1]), 1));

@@ -7,7 +7,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { AdaptiveResolution } from './adaptive_resolution.js';
 import { BodyScene } from './body_scene.js';
 import { ColourModes } from './colour_modes.js';
-import { buildAllLevels } from './mesh_levels.js';
+import { buildLevels, pageMeasureBudget, simplifierReady } from './mesh_levels.js';
 import { loadOutput } from './output_loader.js';
 import { rampCss, workerColour } from './palette.js';
 import { makeScenePlanes, PartitionObjects } from './plane_objects.js';
@@ -50,8 +50,20 @@ function upVector(scene) {
   return g.lengthSq() > 0 ? g.negate().normalize() : new THREE.Vector3(0, 1, 0);
 }
 
+// While animating, a body may be drawn with a coarser level of its mesh whose distance to the
+// full mesh stays under this many pixels of the drawing buffer (?lod=PIXELS; 0 turns it off);
+// a still picture is always drawn at full detail.
+const lodPixels = params.has('lod') ? Math.max(0, Number(params.get('lod')) || 0) : 1;
+
 async function start() {
-  const output = await loadOutput(dataBase, (what) => { $('frame-label').textContent = `loading: ${what}`; });
+  // The levels of detail of each distinct mesh are built as it arrives, between the fetches.
+  const levelsAvailable = lodPixels > 0 && await simplifierReady.then(() => true, (e) => {
+    console.warn(`levels of detail not available (${e.message || e}); drawing full detail`);
+    return false;
+  });
+  const meshLevels = [], budget = pageMeasureBudget();
+  const output = await loadOutput(dataBase, (what) => { $('frame-label').textContent = `loading: ${what}`; },
+    (mesh, index) => { if (levelsAvailable) meshLevels[index] = buildLevels(mesh, budget); });
   const { frames } = output;
   if (frames.error) showMessage(frames.count > 0
     ? `${frames.error} — showing the ${frames.count} frame(s) before it`
@@ -74,6 +86,10 @@ async function start() {
   world.background = new THREE.Color(0x1e2126);
 
   const bodies = new BodyScene(output);
+  if (levelsAvailable) {
+    bodies.setLevels(meshLevels);
+    api.lodReady = true;
+  }
   world.add(bodies.group);
   api.bodyCount = bodies.bodyCount;
   api.triangleCount = bodies.triangleCount;
@@ -114,10 +130,6 @@ async function start() {
   let dirty = true;
   let playing = false;
   let interacting = false;  // the camera is being dragged
-  // While animating, a body may be drawn with a coarser level of its mesh whose distance to the
-  // full mesh stays under this many pixels of the drawing buffer (?lod=PIXELS; 0 turns it off);
-  // a still picture is always drawn at full detail.
-  const lodPixels = params.has('lod') ? Math.max(0, Number(params.get('lod')) || 0) : 1;
   const bufferSize = new THREE.Vector2();
   let playTime = frames.times[0];
   const span = frames.times[frames.count - 1] - frames.times[0];
@@ -275,12 +287,6 @@ async function start() {
   });
   api.state = 'ready';
   requestAnimationFrame(tick);
-  if (lodPixels > 0) {
-    buildAllLevels(output.meshes).then((levels) => {
-      bodies.setLevels(levels);
-      api.lodReady = true;
-    }, (e) => console.warn(`levels of detail not available (${e.message || e}); drawing full detail`));
-  }
 }
 
 start().catch((e) => {

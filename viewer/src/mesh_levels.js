@@ -18,10 +18,17 @@ const MIN_TRIANGLES = 8;
 /** Larger comparisons than this (samples × triangles) trust the simplifier's own estimate. */
 const MEASURE_BUDGET = 4e6;
 /**
- * Safety factor on the simplifier's estimate when it is not measured: on a 100-triangle UV
- * sphere its estimate was up to 1.35× below the measured distance (tests/viewer).
+ * A page measures until the comparisons of all its meshes together reach this many
+ * (samples × triangles; about half a second of JavaScript), then trusts the estimates: a run where
+ * every body has its own mesh would otherwise spend seconds here.
  */
-const ESTIMATE_FACTOR = 1.5;
+const TOTAL_MEASURE_BUDGET = 5e7;
+/**
+ * Safety factor on the simplifier's estimate when it is not measured: on UV spheres of 60 to
+ * 1,000 triangles and a lumpy sphere its estimate was up to 2.2× below the measured distance
+ * (tests/viewer/test_viewer_modules.mjs checks the factor on them).
+ */
+const ESTIMATE_FACTOR = 3;
 
 /** Distance from point (px, py, pz) to triangle (a, b, c) of `p` (Ericson, Real-Time Collision Detection 5.1.5). */
 export function pointTriangleDistance(px, py, pz, p, a, b, c) {
@@ -50,31 +57,59 @@ export function pointTriangleDistance(px, py, pz, p, a, b, c) {
   return Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-/** Points on the triangles of `indices`: their corners, edge midpoints and centroids. */
+/** Points on the triangles of `indices`: a corner, two edge midpoints and the centroid of each. */
 function surfaceSamples(p, indices) {
-  const out = [];
-  const at = (i, k) => p[3 * i + k];
-  for (let t = 0; t < indices.length; t += 3) {
-    const [a, b, c] = [indices[t], indices[t + 1], indices[t + 2]];
-    for (const [wa, wb, wc] of [[1, 0, 0], [0.5, 0.5, 0], [0.5, 0, 0.5], [1 / 3, 1 / 3, 1 / 3]]) {
-      for (let k = 0; k < 3; ++k) out.push(wa * at(a, k) + wb * at(b, k) + wc * at(c, k));
+  const out = new Float64Array(4 * indices.length);
+  for (let t = 0, o = 0; t < indices.length; t += 3, o += 12) {
+    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
+    for (let k = 0; k < 3; ++k) {
+      out[o + k] = p[a + k];
+      out[o + 3 + k] = 0.5 * (p[a + k] + p[b + k]);
+      out[o + 6 + k] = 0.5 * (p[a + k] + p[c + k]);
+      out[o + 9 + k] = (p[a + k] + p[b + k] + p[c + k]) / 3;
     }
   }
   return out;
 }
 
-/** Largest distance from the samples of surface `from` to surface `to`. */
+/**
+ * Largest distance from the samples of surface `from` to surface `to` (both index the same
+ * vertices). First each sample gets an upper bound of its distance from the `to` triangles that
+ * touch a corner of its own triangle; then the samples are searched in full in decreasing order
+ * of that bound, which stops as soon as the bound is no more than the largest distance found
+ * (no later sample can exceed it). Typically a few full searches instead of one per sample.
+ */
 function oneSidedDistance(p, from, to) {
   const s = surfaceSamples(p, from);
-  let worst = 0;
-  for (let i = 0; i < s.length; i += 3) {
+  const count = s.length / 3;
+  const touching = new Int32Array(p.length / 3).fill(-1);  // vertex -> a `to` triangle using it
+  for (let t = 0; t < to.length; t += 3) for (let k = 0; k < 3; ++k) touching[to[t + k]] = t;
+  const bound = new Float64Array(count);
+  for (let i = 0; i < count; ++i) {
+    const tri = 3 * Math.floor(i / 4);  // four samples per `from` triangle
     let best = Infinity;
+    for (let k = 0; k < 3; ++k) {
+      const t = touching[from[tri + k]];
+      if (t >= 0) best = Math.min(best, pointTriangleDistance(s[3 * i], s[3 * i + 1], s[3 * i + 2], p, to[t], to[t + 1], to[t + 2]));
+    }
+    bound[i] = best;
+  }
+  const order = Array.from({ length: count }, (_, i) => i).sort((x, y) => bound[y] - bound[x]);
+  let worst = 0;
+  for (const i of order) {
+    if (bound[i] <= worst) break;
+    let best = bound[i];
     for (let t = 0; t < to.length && best > worst; t += 3) {
-      best = Math.min(best, pointTriangleDistance(s[i], s[i + 1], s[i + 2], p, to[t], to[t + 1], to[t + 2]));
+      best = Math.min(best, pointTriangleDistance(s[3 * i], s[3 * i + 1], s[3 * i + 2], p, to[t], to[t + 1], to[t + 2]));
     }
     worst = Math.max(worst, best);
   }
   return worst;
+}
+
+/** Samples × triangles of measuredDeviation (four samples per triangle, both ways). */
+function comparisonCost(fine, coarse) {
+  return (8 * fine.length * coarse.length) / 9;
 }
 
 /**
@@ -82,9 +117,8 @@ function oneSidedDistance(p, from, to) {
  * distance: corners, edge midpoints and centroids of each side's triangles), or null when it
  * would take more than MEASURE_BUDGET point-triangle tests.
  */
-export function measuredDeviation(positions, fine, coarse) {
-  const cost = (4 * fine.length * coarse.length) / 9 + (4 * coarse.length * fine.length) / 9;
-  if (cost > MEASURE_BUDGET) return null;
+export function measuredDeviation(positions, fine, coarse, budget = MEASURE_BUDGET) {
+  if (comparisonCost(fine, coarse) > Math.min(budget, MEASURE_BUDGET)) return null;
   return Math.max(oneSidedDistance(positions, fine, coarse), oneSidedDistance(positions, coarse, fine));
 }
 
@@ -93,8 +127,10 @@ export function measuredDeviation(positions, fine, coarse) {
  * itself (error 0), each further one has at most half the triangles of the previous one and
  * `error` bounds the distance between its surface and the original's, in the mesh's units.
  * Stops when the simplifier cannot halve the count any more or below MIN_TRIANGLES.
+ * `budget.left` (if given) is the number of samples × triangles that may still be measured; it
+ * is decreased by what is measured here.
  */
-export function buildLevels(mesh) {
+export function buildLevels(mesh, budget = { left: Infinity }) {
   const { positions, indices } = mesh;
   const levels = [{ indices, error: 0 }];
   const scale = MeshoptSimplifier.getScale(positions, 3);
@@ -105,27 +141,15 @@ export function buildLevels(mesh) {
     // Always simplified from the original (not the previous level), so errors do not add up.
     const [coarse, relative] = MeshoptSimplifier.simplify(indices, positions, 3, 3 * target, 1, []);
     if (coarse.length === 0 || coarse.length / 3 > previous * (REDUCTION + 0.25)) break;
-    const measured = measuredDeviation(positions, indices, coarse);
+    const measured = measuredDeviation(positions, indices, coarse, budget.left);
+    if (measured !== null) budget.left -= comparisonCost(indices, coarse);
     const error = measured === null ? relative * scale * ESTIMATE_FACTOR : Math.max(measured, relative * scale);
     levels.push({ indices: coarse, error: Math.max(error, levels[levels.length - 1].error) });
   }
   return levels;
 }
 
-/**
- * buildLevels for every mesh of `meshes`, in slices of about 8 ms between which the page keeps
- * drawing (levels are only needed once frames are animated, so the first picture does not wait).
- */
-export async function buildAllLevels(meshes) {
-  await simplifierReady;
-  const levels = [];
-  let slice = performance.now();
-  for (const mesh of meshes) {
-    levels.push(buildLevels(mesh));
-    if (performance.now() - slice > 8) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      slice = performance.now();
-    }
-  }
-  return levels;
+/** A measuring budget shared by the buildLevels calls of one page (see TOTAL_MEASURE_BUDGET). */
+export function pageMeasureBudget() {
+  return { left: TOTAL_MEASURE_BUDGET };
 }
