@@ -63,7 +63,15 @@ async function start() {
   });
   const meshLevels = [], budget = pageMeasureBudget();
   const output = await loadOutput(dataBase, (what) => { $('frame-label').textContent = `loading: ${what}`; },
-    (mesh, index) => { if (levelsAvailable) meshLevels[index] = buildLevels(mesh, budget); });
+    (mesh, index) => {
+      if (!levelsAvailable) return;
+      try {
+        meshLevels[index] = buildLevels(mesh, budget);
+      } catch (e) {  // an optimisation only: this mesh is drawn at full detail
+        console.warn(`no levels of detail for mesh ${index} (${e.message || e})`);
+        meshLevels[index] = [{ indices: mesh.indices, error: 0 }];
+      }
+    });
   const { frames } = output;
   if (frames.error) showMessage(frames.count > 0
     ? `${frames.error} — showing the ${frames.count} frame(s) before it`
