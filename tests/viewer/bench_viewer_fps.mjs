@@ -79,17 +79,23 @@ try {
     const cpu0 = chromiumCpuSeconds(), n0 = await page.evaluate(() => window.concordViewer.renderedFrames);
     const result = await page.evaluate(async (ms) => {
       const v = window.concordViewer;
-      let lowest = 1;
-      const timer = setInterval(() => { lowest = Math.min(lowest, v.renderScale); }, 100);
+      let lowest = 1, drawn = 0, samples = 0;
+      const timer = setInterval(() => {
+        lowest = Math.min(lowest, v.renderScale);
+        drawn += v.drawnTriangles;
+        ++samples;
+      }, 100);
       const fps = await v.measureFps(ms);
       clearInterval(timer);
       const c = document.getElementById('canvas');
-      return { fps, lowest, canvas: `${c.width}x${c.height}`, bodies: v.bodyCount, triangles: v.triangleCount };
+      return { fps, lowest, canvas: `${c.width}x${c.height}`, bodies: v.bodyCount, triangles: v.triangleCount,
+        drawn: Math.round(drawn / Math.max(1, samples)) };
     }, seconds * 1000);
     const drawn = (await page.evaluate(() => window.concordViewer.renderedFrames)) - n0;
     const cpuMs = ((chromiumCpuSeconds() - cpu0) * 1000) / Math.max(1, drawn);
     console.log(`${label}: ${result.fps.toFixed(1)} fps, ${cpuMs.toFixed(1)} ms CPU per frame, canvas ${result.canvas}` +
-      ` (lowest scale ${result.lowest}), ${result.bodies} bodies, ${result.triangles} triangles, loaded in ${loadMs} ms`);
+      ` (lowest scale ${result.lowest}), ${result.bodies} bodies, ${result.triangles} triangles` +
+      ` (${result.drawn} drawn on average), loaded in ${loadMs} ms`);
     await page.close();
   }
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${spawnSync('nproc').stdout.toString().trim()} cores`);

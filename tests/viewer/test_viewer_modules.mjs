@@ -1,5 +1,6 @@
 // Unit tests of the viewer's data modules (no browser needed), run with `node --test`:
-// frames.jsonl parsing, the OBJ reader, the colour formulas and the adaptive resolution steps.
+// frames.jsonl parsing, the OBJ reader, the colour formulas, the adaptive resolution steps, the
+// levels of detail and the choice of what to draw.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dirname, join } from 'node:path';
@@ -11,6 +12,11 @@ const { parseFrames, rowOffset } = await load('frames.js');
 const { parseObj } = await load('obj_parser.js');
 const { bodyColour, rampColour, workerColour } = await load('palette.js');
 const { AdaptiveResolution } = await load('adaptive_resolution.js');
+const { buildLevels, measuredDeviation, pointTriangleDistance, simplifierReady } = await load('mesh_levels.js');
+const { BodyScene, largestStretch } = await load('body_scene.js');
+// The same three.js module instance that the viewer's modules import as 'three'.
+const THREE = await import(pathToFileURL(join(src, '../node_modules/three/build/three.module.js')).href);
+await simplifierReady;
 
 const row = (x) => [x, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
 const line = (k, extra = {}) => JSON.stringify({ frame: k, time: k * 0.1, q: [row(k), row(-k)], stats: { contacts: k, ...extra } });
@@ -108,4 +114,198 @@ test('adaptive resolution: steps down when slow, back up when fast, full size wh
   const fixed = new AdaptiveResolution(() => assert.fail('must not change'), false);
   for (let i = 0; i < 20; ++i) fixed.animated(i * 100);
   assert.equal(fixed.fraction, 1);
+});
+
+/** UV sphere of radius r: `seg` segments, `rings` rings (2 seg (rings - 1) triangles), outward CCW. */
+function uvSphere(r, seg = 10, rings = 6) {
+  const p = [0, r, 0], idx = [];
+  for (let i = 1; i < rings; ++i) {
+    const phi = (Math.PI * i) / rings;
+    for (let s = 0; s < seg; ++s) {
+      const th = (2 * Math.PI * s) / seg;
+      p.push(r * Math.sin(phi) * Math.cos(th), r * Math.cos(phi), r * Math.sin(phi) * Math.sin(th));
+    }
+  }
+  p.push(0, -r, 0);
+  const ring = (i, s) => 1 + (i - 1) * seg + (s % seg);
+  const last = p.length / 3 - 1;
+  for (let s = 0; s < seg; ++s) idx.push(0, ring(1, s + 1), ring(1, s));
+  for (let i = 1; i + 1 < rings; ++i) {
+    for (let s = 0; s < seg; ++s) idx.push(ring(i, s), ring(i, s + 1), ring(i + 1, s + 1), ring(i, s), ring(i + 1, s + 1), ring(i + 1, s));
+  }
+  for (let s = 0; s < seg; ++s) idx.push(last, ring(rings - 1, s), ring(rings - 1, s + 1));
+  return { positions: new Float32Array(p), indices: new Uint32Array(idx) };
+}
+
+/** Dense two-sided distance (64 points per triangle), independent of mesh_levels' sampling. */
+function denseDeviation(positions, a, b) {
+  const side = (from, to) => {
+    let worst = 0;
+    for (let t = 0; t < from.length; t += 3) {
+      for (let i = 0; i <= 7; ++i) {
+        for (let j = 0; i + j <= 7; ++j) {
+          const u = i / 7, v = j / 7, w = 1 - u - v;
+          const pt = [0, 1, 2].map((k) => w * positions[3 * from[t] + k] + u * positions[3 * from[t + 1] + k] + v * positions[3 * from[t + 2] + k]);
+          let best = Infinity;
+          for (let s = 0; s < to.length; s += 3) best = Math.min(best, pointTriangleDistance(...pt, positions, to[s], to[s + 1], to[s + 2]));
+          worst = Math.max(worst, best);
+        }
+      }
+    }
+    return worst;
+  };
+  return Math.max(side(a, b), side(b, a));
+}
+
+test('levels: point-triangle distance in the face, at an edge and at a corner', () => {
+  const p = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+  assert.equal(pointTriangleDistance(0.2, 0.2, 3, p, 0, 1, 2), 3);        // above the face
+  assert.ok(Math.abs(pointTriangleDistance(0.5, -2, 0, p, 0, 1, 2) - 2) < 1e-12);  // beside edge 0-1
+  assert.ok(Math.abs(pointTriangleDistance(2, 0, 0, p, 0, 1, 2) - 1) < 1e-12);   // past corner 1
+  assert.ok(Math.abs(pointTriangleDistance(1, 1, 0, p, 0, 1, 2) - Math.SQRT1_2) < 1e-12);  // beside the long edge
+});
+
+test('levels: each level halves the triangles and its error bounds the distance to the mesh', () => {
+  const sphere = uvSphere(0.1);  // 100 triangles, as in the viewer benchmark
+  const levels = buildLevels(sphere);
+  assert.equal(levels[0].indices, sphere.indices);
+  assert.equal(levels[0].error, 0);
+  assert.ok(levels.length >= 3, `levels: ${levels.length}`);
+  for (let l = 1; l < levels.length; ++l) {
+    const n = levels[l].indices.length / 3, before = levels[l - 1].indices.length / 3;
+    assert.ok(n <= before * 0.75 && n >= 8, `level ${l}: ${n} triangles after ${before}`);
+    assert.ok(levels[l].error >= levels[l - 1].error);
+    // The bound must hold against a denser measurement (5 % for sampling between the points).
+    const dense = denseDeviation(sphere.positions, sphere.indices, levels[l].indices);
+    assert.ok(dense <= levels[l].error * 1.05, `level ${l}: dense ${dense} > bound ${levels[l].error}`);
+    // and not be wildly pessimistic either (it decides when a level is used).
+    assert.ok(levels[l].error <= dense * 2, `level ${l}: bound ${levels[l].error} vs dense ${dense}`);
+  }
+  // Identical surfaces are 0 apart; the measurement is skipped above its budget.
+  assert.ok(measuredDeviation(sphere.positions, sphere.indices, sphere.indices) < 1e-12);
+  const big = uvSphere(1, 200, 100);
+  assert.equal(measuredDeviation(big.positions, big.indices, big.indices), null);
+});
+
+test('levels: without a measurement, 3x the simplifier estimate still bounds the distance', () => {
+  const lumpy = uvSphere(1, 16, 9);
+  for (let i = 0; i < lumpy.positions.length; i += 3) {
+    const k = 1 + 0.1 * Math.sin(12.9898 * i + 78.233 * (i % 7));  // deterministic lumps of +-10 %
+    for (let j = 0; j < 3; ++j) lumpy.positions[i + j] *= k;
+  }
+  const meshes = [['sphere 60', uvSphere(1, 6, 6)], ['sphere 100', uvSphere(0.1)], ['sphere 400', uvSphere(1, 20, 11)],
+    ['sphere 1000', uvSphere(1, 25, 21)], ['lumpy sphere', lumpy]];
+  for (const [name, mesh] of meshes) {
+    const estimated = buildLevels(mesh, { left: 0 });
+    assert.ok(estimated.length >= 3, name);
+    for (let l = 1; l < estimated.length; ++l) {
+      const measured = measuredDeviation(mesh.positions, mesh.indices, estimated[l].indices, Infinity);
+      assert.ok(measured <= estimated[l].error, `${name} level ${l}: measured ${measured} > estimate ${estimated[l].error}`);
+    }
+  }
+});
+
+test('levels: largest stretch of A is its largest singular value', () => {
+  const close = (a, b) => Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b));
+  assert.ok(close(largestStretch([1, 0, 0, 0, 1, 0, 0, 0, 1]), 1));
+  const c = Math.cos(0.7), s = Math.sin(0.7);
+  assert.ok(close(largestStretch([c, -s, 0, s, c, 0, 0, 0, 1]), 1));
+  assert.ok(close(largestStretch([0.5, 0, 0, 0, 2, 0, 0, 0, 1]), 2));
+  assert.ok(close(largestStretch([1, 1, 0, 0, 1, 0, 0, 0, 1]), (1 + Math.sqrt(5)) / 2));  // shear
+  assert.ok(close(largestStretch([0, 0, 0, 0, 0, 0, 0, 0, 0]), 0));
+  // A general matrix against power iteration on AᵀA.
+  const a = [0.3, -1.2, 0.4, 2.0, 0.1, -0.7, 0.5, 0.9, 1.1];
+  let v = [1, 1, 1], lambda = 0;
+  for (let it = 0; it < 200; ++it) {
+    const av = [0, 1, 2].map((i) => a[3 * i] * v[0] + a[3 * i + 1] * v[1] + a[3 * i + 2] * v[2]);
+    const w = [0, 1, 2].map((j) => a[j] * av[0] + a[3 + j] * av[1] + a[6 + j] * av[2]);
+    lambda = Math.hypot(...w);
+    v = w.map((x) => x / lambda);
+  }
+  assert.ok(close(largestStretch(a), Math.sqrt(lambda)));
+});
+
+/**
+ * Triangles (as "i,j,k" keys) of a body's world-space mesh: those facing `eye`, and those seen
+ * within `band` (sine of the angle between the triangle's plane and the direction to the eye)
+ * of edge-on, which the page may leave to the GPU.
+ */
+function facingTriangles(positions, indices, row, eye, base, band = 0.05) {
+  const world = (i) => [0, 1, 2].map((r) => row[r] + row[3 + 3 * r] * positions[3 * i] +
+    row[4 + 3 * r] * positions[3 * i + 1] + row[5 + 3 * r] * positions[3 * i + 2]);
+  const front = [], edgeOn = [];
+  for (let k = 0; k < indices.length; k += 3) {
+    const [v0, v1, v2] = [0, 1, 2].map((j) => world(indices[k + j]));
+    const e = [0, 1, 2].map((r) => v1[r] - v0[r]), f = [0, 1, 2].map((r) => v2[r] - v0[r]);
+    const n = [e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]];
+    const toEye = [0, 1, 2].map((r) => eye[r] - v0[r]);
+    const side = n[0] * toEye[0] + n[1] * toEye[1] + n[2] * toEye[2];
+    const key = [indices[k] + base, indices[k + 1] + base, indices[k + 2] + base].join();
+    if (side > 0) front.push(key);
+    else if (-side <= band * Math.hypot(...n) * Math.hypot(...toEye)) edgeOn.push(key);
+  }
+  return { front, edgeOn };
+}
+
+/** Checks that `drawn` has every front triangle, and otherwise only nearly edge-on ones. */
+function assertFacing(drawn, bodies) {
+  const front = bodies.flatMap((b) => b.front), edgeOn = new Set(bodies.flatMap((b) => b.edgeOn));
+  const set = new Set(drawn);
+  assert.equal(set.size, drawn.length, 'no triangle twice');
+  for (const key of front) assert.ok(set.has(key), `front-facing triangle ${key} missing`);
+  const frontSet = new Set(front);
+  for (const key of drawn) assert.ok(frontSet.has(key) || edgeOn.has(key), `back-facing triangle ${key} drawn`);
+  assert.ok(drawn.length <= front.length * 1.1, `${drawn.length} drawn for ${front.length} facing`);
+}
+
+test('draw list: bodies outside the view and back faces are left out, far bodies drawn coarser only when asked', () => {
+  const sphere = uvSphere(0.1);
+  const vertices = sphere.positions.length / 3;
+  const q = (x, y, z, k = 1) => [x, y, z, k, 0, 0, 0, k, 0, 0, 0, k];
+  // Body 0 near the camera, 1 far away, 2 behind it, 3 far but stretched 10x, 4 sheared and
+  // turned, 5 mirrored (det A < 0: its winding flips on screen too).
+  const rows = [q(0, 0, -1), q(0, 0, -60), q(0, 0, 5), q(0, 0, -60, 10),
+    [0.3, 0.2, -2, 0.8, 0.6, 0.3, -0.6, 0.8, 0, 0.1, 0, 1.5], [-0.3, 0, -1.5, -1, 0, 0, 0, 1, 0, 0, 0, 1]];
+  const lines = [JSON.stringify({ frame: 0, time: 0, q: rows, stats: {} })];
+  const output = { frames: parseFrames(lines.join('\n'), 6), bodies: rows.map(() => ({})), meshes: [sphere], bodyMesh: new Int32Array(6) };
+  const scene = new BodyScene(output);
+  scene.applyFrame(0);
+  const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);  // at the origin, looking down -z
+  camera.updateMatrixWorld();
+  const drawnKeys = (n) => {
+    const keys = [];
+    for (let k = 0; k < 3 * n; k += 3) keys.push(Array.from(scene.drawIndices.subarray(k, k + 3)).join());
+    return keys;
+  };
+  // Full detail: exactly the triangles facing the camera, of the bodies in view.
+  const full = scene.updateDrawList(camera, 500, 0);
+  assert.equal(scene.coarse, false);
+  assert.deepEqual(Array.from(scene.drawnLevel), [0, 0, 255, 0, 0, 0]);
+  const expected = [0, 1, 3, 4, 5].map((b) => facingTriangles(sphere.positions, sphere.indices, rows[b], [0, 0, 0], b * vertices));
+  const facing = expected.reduce((n, b) => n + b.front.length, 0);
+  assert.ok(facing > 5 * 30 && facing < 5 * 70, `${facing} facing triangles`);
+  assertFacing(drawnKeys(full), expected);
+
+  scene.setLevels([buildLevels(sphere)]);
+  const levels = scene.meshLevels[0];
+  assert.equal(scene.updateDrawList(camera, 500, 0), full);  // no tolerance: full detail
+  const drawn = scene.updateDrawList(camera, 500, 1);
+  assert.equal(scene.coarse, true);
+  const [near, far, , stretched] = scene.drawnLevel;
+  assert.equal(near, 0);
+  assert.ok(far > 0);
+  assert.ok(stretched < far, 'a stretched body counts its stretch');
+  // The level chosen for the far body: its error, projected at the body's nearest point, is
+  // under a pixel, and the next level's would not be.
+  const perUnit = 500 / (2 * Math.tan(THREE.MathUtils.degToRad(20)));
+  const nearest = 60 - 0.1;
+  assert.ok((levels[far].error * perUnit) / nearest <= 1);
+  if (far + 1 < levels.length) assert.ok((levels[far + 1].error * perUnit) / nearest > 1);
+  // Each body's chosen level, facing triangles only.
+  const coarseExpected = [0, 1, 3, 4, 5].map((b) =>
+    facingTriangles(sphere.positions, levels[scene.drawnLevel[b]].indices, rows[b], [0, 0, 0], b * vertices));
+  assertFacing(drawnKeys(drawn), coarseExpected);
+  // Back to full detail.
+  assert.equal(scene.updateDrawList(camera, 500, 0), full);
+  assert.equal(scene.coarse, false);
 });

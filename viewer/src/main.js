@@ -7,6 +7,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { AdaptiveResolution } from './adaptive_resolution.js';
 import { BodyScene } from './body_scene.js';
 import { ColourModes } from './colour_modes.js';
+import { buildLevels, pageMeasureBudget, simplifierReady } from './mesh_levels.js';
 import { loadOutput } from './output_loader.js';
 import { rampCss, workerColour } from './palette.js';
 import { makeScenePlanes, PartitionObjects } from './plane_objects.js';
@@ -27,6 +28,8 @@ const api = {
   bodyCount: 0,
   triangleCount: 0,
   renderedFrames: 0,
+  drawnTriangles: 0,  // triangles in the last picture (levels of detail and culling applied)
+  lodReady: false,    // whether the levels of detail have been built
 };
 window.concordViewer = api;
 
@@ -47,8 +50,28 @@ function upVector(scene) {
   return g.lengthSq() > 0 ? g.negate().normalize() : new THREE.Vector3(0, 1, 0);
 }
 
+// While animating, a body may be drawn with a coarser level of its mesh whose distance to the
+// full mesh stays under this many pixels of the drawing buffer (?lod=PIXELS; 0 turns it off);
+// a still picture is always drawn at full detail.
+const lodPixels = params.has('lod') ? Math.max(0, Number(params.get('lod')) || 0) : 1;
+
 async function start() {
-  const output = await loadOutput(dataBase, (what) => { $('frame-label').textContent = `loading: ${what}`; });
+  // The levels of detail of each distinct mesh are built as it arrives, between the fetches.
+  const levelsAvailable = lodPixels > 0 && await simplifierReady.then(() => true, (e) => {
+    console.warn(`levels of detail not available (${e.message || e}); drawing full detail`);
+    return false;
+  });
+  const meshLevels = [], budget = pageMeasureBudget();
+  const output = await loadOutput(dataBase, (what) => { $('frame-label').textContent = `loading: ${what}`; },
+    (mesh, index) => {
+      if (!levelsAvailable) return;
+      try {
+        meshLevels[index] = buildLevels(mesh, budget);
+      } catch (e) {  // an optimisation only: this mesh is drawn at full detail
+        console.warn(`no levels of detail for mesh ${index} (${e.message || e})`);
+        meshLevels[index] = [{ indices: mesh.indices, error: 0 }];
+      }
+    });
   const { frames } = output;
   if (frames.error) showMessage(frames.count > 0
     ? `${frames.error} — showing the ${frames.count} frame(s) before it`
@@ -71,6 +94,10 @@ async function start() {
   world.background = new THREE.Color(0x1e2126);
 
   const bodies = new BodyScene(output);
+  if (levelsAvailable) {
+    bodies.setLevels(meshLevels);
+    api.lodReady = true;
+  }
   world.add(bodies.group);
   api.bodyCount = bodies.bodyCount;
   api.triangleCount = bodies.triangleCount;
@@ -110,6 +137,8 @@ async function start() {
 
   let dirty = true;
   let playing = false;
+  let interacting = false;  // the camera is being dragged
+  const bufferSize = new THREE.Vector2();
   let playTime = frames.times[0];
   const span = frames.times[frames.count - 1] - frames.times[0];
   // Runs whose frames all carry one time stamp play at 30 frames per second instead.
@@ -181,6 +210,8 @@ async function start() {
   $('show-planes').addEventListener('change', () => { planes.visible = $('show-planes').checked; dirty = true; });
   $('show-partition').addEventListener('change', () => showFrame(api.frameIndex));
   controls.addEventListener('change', () => { dirty = true; });
+  controls.addEventListener('start', () => { interacting = true; });
+  controls.addEventListener('end', () => { interacting = false; dirty = true; });
   window.addEventListener('keydown', (e) => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
     if (e.key === ' ') { e.preventDefault(); setPlaying(!playing); }
@@ -220,7 +251,12 @@ async function start() {
       if (f !== api.frameIndex) showFrame(f);
     }
     if (!playing && resolution.still()) dirty = true;
+    const moving = playing || interacting;
+    if (!moving && bodies.coarse) dirty = true;  // back to full detail
     if (dirty || playing) {
+      camera.updateMatrixWorld();
+      renderer.getDrawingBufferSize(bufferSize);
+      api.drawnTriangles = bodies.updateDrawList(camera, bufferSize.y, moving ? lodPixels : 0);
       renderer.render(world, camera);
       ++api.renderedFrames;
       dirty = false;

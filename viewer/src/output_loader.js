@@ -57,8 +57,10 @@ async function forEachLimited(n, limit, task) {
  * distinct meshes ({positions, indices}) and bodyMesh[b] is the index of body b's mesh in it.
  * Throws Error with a one-line message for a missing or malformed scene.json, bodies.json or
  * mesh; a malformed frame line is reported in frames.error instead (earlier frames stay usable).
+ * onMesh(mesh, index) is called for each distinct mesh as soon as it is read, so that work on it
+ * overlaps with the fetches of the others.
  */
-export async function loadOutput(base, onProgress = () => {}) {
+export async function loadOutput(base, onProgress = () => {}, onMesh = () => {}) {
   onProgress('reading scene.json and bodies.json');
   const [scene, bodiesJson] = await Promise.all([
     fetchJson(base + 'scene.json', 'scene.json'),
@@ -77,7 +79,9 @@ export async function loadOutput(base, onProgress = () => {}) {
     const same = (byHash.get(hash) || []).find((m) => m.text === text);
     if (same) return same.index;
     const index = meshes.length;
-    meshes.push(parseObj(text, path));
+    const mesh = parseObj(text, path);
+    meshes.push(mesh);
+    onMesh(mesh, index);
     if (!byHash.has(hash)) byHash.set(hash, []);
     byHash.get(hash).push({ text, index });
     return index;
