@@ -40,7 +40,10 @@ int run_export(const ExportOptions& o) {
         const GltfExportSummary s = export_gltf(reader, path, options);
         std::cout << "concord export: wrote " << path << " (" << s.bodies << " bodies, "
                   << s.distinct_meshes << " distinct meshes, " << s.frames << " keyframes, "
-                  << s.animated_bodies << " animated bodies, " << s.bytes << " bytes); "
+                  << s.animated_bodies << " animated bodies, ";
+        if (s.elastic_bodies > 0)
+            std::cout << s.elastic_bodies << " elastic bodies with one morph target per mode, ";
+        std::cout << s.bytes << " bytes); "
                   << "TRS approximation error at most " << std::setprecision(3) << s.max_trs_error
                   << " m" << std::endl;
         return kExitOk;

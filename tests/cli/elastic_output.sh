@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # An elastic scene's output directory: bodies.json names each elastic body's modes file, q rows
 # carry the modal coordinates, `concord audit` places the deformed meshes, `concord export`
-# (OBJ) writes the deformed vertices x = p + A (X + Phi eta), and `concord render` draws them.
+# (OBJ) writes the deformed vertices x = p + A (X + Phi eta), `concord export` (glTF) adds one
+# morph target per mode, and `concord render` draws them.
 set -euo pipefail
 concord="$1"
 src="$2"
@@ -52,4 +53,19 @@ assert worst < 1e-12, worst
 assert bent > 1e-3, bent  # the beam sags under its weight and the hanging load
 print(f"ok: {n} beam vertices exported deformed (largest modal displacement {bent:.4f} m)")
 PY
+# glTF: the beam's modes as morph targets (checked in detail by tests/export/test_gltf_export.cpp);
+# the Khronos glTF-Validator and three.js must accept the file when scripts/setup.sh installed them.
+out="$("$concord" export "$tmp/out" --format gltf --out "$tmp/elastic.glb" --frames 20:30 2>&1)" ||
+    fail "export gltf: $out"
+grep -q "1 elastic bodies with one morph target per mode" <<<"$out" || fail "export gltf summary: $out"
+if command -v node >/dev/null && [ -d "$src/viewer/node_modules/gltf-validator" ] &&
+    [ -d "$src/viewer/node_modules/three" ]; then
+    v="$(node "$src/tests/export/validate_gltf.mjs" "$src/viewer" "$tmp/elastic.glb")" ||
+        fail "glTF validation of the elastic export: $v"
+    # beam, weight and ball move: 3 x (T, R, S) tracks plus the beam's morph weights.
+    grep -q "three.js: .*, 10 tracks, 0.1000 s" <<<"$v" || fail "three.js clip: $v"
+    echo "$v"
+else
+    echo "note: gltf-validator or three not installed in viewer/ (scripts/setup.sh); glTF not validated"
+fi
 echo "elastic output: ok"

@@ -36,6 +36,29 @@ std::vector<int> distinct_mesh_of(const std::vector<TriMesh>& meshes) {
     return first;
 }
 
+/// Local vertices of a body in a frame: X for an affine body, X + Phi eta (eta = row[12..]) for
+/// a reduced elastic one, the shape that glTF's morph targets give before the node's TRS.
+Vertices deformed_local_vertices(const TriMesh& mesh, const MatX& vertex_modes, const VecX& row) {
+    Vertices local = mesh.vertices;
+    const VecX u = vertex_modes * row.tail(vertex_modes.cols());
+    for (Eigen::Index v = 0; v < local.rows(); ++v) local.row(v) += u.segment<3>(3 * v).transpose();
+    return local;
+}
+
+/// One POSITION morph target per mode of an elastic body: mode k's displacement Phi_k at the
+/// mesh vertices, in local coordinates. glTF requires min and max on these accessors.
+nlohmann::json morph_targets(GlbBuilder& glb, const MatX& vertex_modes) {
+    nlohmann::json targets = nlohmann::json::array();
+    std::vector<float> displacement(static_cast<std::size_t>(vertex_modes.rows()));
+    for (Eigen::Index k = 0; k < vertex_modes.cols(); ++k) {
+        for (Eigen::Index r = 0; r < vertex_modes.rows(); ++r)
+            displacement[static_cast<std::size_t>(r)] = static_cast<float>(vertex_modes(r, k));
+        targets.push_back(
+            {{"POSITION", glb.add_floats(displacement, "VEC3", GlbBuilder::kArrayBuffer, true)}});
+    }
+    return targets;
+}
+
 nlohmann::json vec3_json(const Vec3& v) {
     return {v.x(), v.y(), v.z()};
 }
@@ -71,13 +94,26 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
     const std::vector<TriMesh> meshes = reader.load_meshes();
     const std::vector<int> mesh_of = distinct_mesh_of(meshes);
     const std::size_t n = bodies.size();
+    // Reduced elastic bodies: Phi at the mesh vertices (3 rows per vertex, one column per mode);
+    // empty for affine bodies.
+    std::vector<MatX> modes(n);
+    for (std::size_t b = 0; b < n; ++b) {
+        modes[b] = reader.load_modes(static_cast<int>(b));
+        if (modes[b].cols() > 0 && modes[b].rows() != 3 * meshes[b].vertices.rows())
+            throw InputError(
+                (std::filesystem::path(reader.directory()) / bodies[b].modes).string() +
+                ": num_vertices " + std::to_string(modes[b].rows() / 3) + " differs from the " +
+                std::to_string(meshes[b].vertices.rows()) + " vertices of " + bodies[b].mesh);
+    }
     const std::string frames_file =
         (std::filesystem::path(reader.directory()) / output_layout::kFrames).string();
 
     // Keyframes, streamed: times and per-body TRS tracks.
     std::vector<float> times;
     std::vector<std::vector<float>> translation(n), rotation(n), scale(n);
+    std::vector<std::vector<float>> weights(n);  // elastic bodies: eta of every frame, in order
     std::vector<TRS> first_pose(n);
+    std::vector<VecX> first_eta(n);
     std::vector<Eigen::Quaterniond> previous(n);
     double start_time = 0.0, last_time = 0.0;
     int last_frame = -1;
@@ -103,12 +139,21 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
             if (times.size() > 1 && previous[b].dot(trs.rotation) < 0)
                 trs.rotation.coeffs() = -trs.rotation.coeffs();
             previous[b] = trs.rotation;
+            const Eigen::Index m = modes[b].cols();
+            // Elastic bodies: the morph targets reproduce X + Phi eta exactly, so the TRS error
+            // is measured on the deformed local vertices.
+            const Vertices deformed =
+                m > 0 ? deformed_local_vertices(meshes[b], modes[b], r.q[b]) : Vertices();
+            const Vertices& local = m > 0 ? deformed : meshes[b].vertices;
             if (times.size() == 1) {
                 first_pose[b] = trs;
-                for (Eigen::Index v = 0; v < meshes[b].vertices.rows(); ++v)
-                    bounds.extend(map.apply(meshes[b].vertices.row(v).transpose()));
+                if (m > 0) first_eta[b] = r.q[b].tail(m);
+                for (Eigen::Index v = 0; v < local.rows(); ++v)
+                    bounds.extend(map.apply(local.row(v).transpose()));
             }
-            max_error = std::max(max_error, trs_error(trs, map, meshes[b]));
+            max_error = std::max(max_error, trs_error(trs, map, local));
+            for (Eigen::Index k = 0; k < m; ++k)
+                weights[b].push_back(static_cast<float>(r.q[b][12 + k]));
             for (int k = 0; k < 3; ++k) {
                 translation[b].push_back(static_cast<float>(trs.translation[k]));
                 scale[b].push_back(static_cast<float>(trs.scale[k]));
@@ -130,6 +175,8 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
     doc["materials"] = nlohmann::json::array();
 
     std::map<int, std::pair<int, int>> mesh_accessors;  // distinct mesh -> (POSITION, indices)
+    std::vector<nlohmann::json> targets_of(n);          // elastic bodies: their morph targets
+    int elastic = 0;
     for (std::size_t b = 0; b < n; ++b) {
         const int m = mesh_of[b];
         if (!mesh_accessors.count(m)) {
@@ -154,17 +201,40 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
                                      {{"baseColorFactor", {c[0], c[1], c[2], 1.0}},
                                       {"metallicFactor", 0.0},
                                       {"roughnessFactor", 0.8}}}});
-        doc["meshes"].push_back(
-            {{"name", bodies[b].name},
-             {"primitives",
-              {{{"attributes", {{"POSITION", pos}}}, {"indices", idx}, {"material", b}}}}});
+        nlohmann::json primitive = {
+            {"attributes", {{"POSITION", pos}}}, {"indices", idx}, {"material", b}};
+        nlohmann::json mesh = {{"name", bodies[b].name}};
         const TRS& t = first_pose[b];
-        doc["nodes"].push_back(
-            {{"name", bodies[b].name},
-             {"mesh", b},
-             {"translation", vec3_json(t.translation)},
-             {"rotation", {t.rotation.x(), t.rotation.y(), t.rotation.z(), t.rotation.w()}},
-             {"scale", vec3_json(t.scale)}});
+        nlohmann::json node = {
+            {"name", bodies[b].name},
+            {"mesh", b},
+            {"translation", vec3_json(t.translation)},
+            {"rotation", {t.rotation.x(), t.rotation.y(), t.rotation.z(), t.rotation.w()}},
+            {"scale", vec3_json(t.scale)}};
+        if (const Eigen::Index num_modes = modes[b].cols(); num_modes > 0) {
+            // Every body has a glTF mesh of its own (sharing only vertex and index accessors),
+            // so targets never reach an affine body with the same geometry. Elastic bodies with
+            // the same geometry and the same mode values share the target accessors too.
+            ++elastic;
+            for (std::size_t j = 0; j < b && targets_of[b].is_null(); ++j)
+                if (!targets_of[j].is_null() && mesh_of[j] == mesh_of[b] &&
+                    modes[j].cols() == num_modes && modes[j] == modes[b])
+                    targets_of[b] = targets_of[j];
+            if (targets_of[b].is_null()) targets_of[b] = morph_targets(glb, modes[b]);
+            primitive["targets"] = targets_of[b];
+            nlohmann::json names = nlohmann::json::array();
+            for (Eigen::Index k = 0; k < num_modes; ++k)
+                names.push_back("mode_" + std::to_string(k));
+            mesh["weights"] = std::vector<double>(static_cast<std::size_t>(num_modes), 0.0);
+            mesh["extras"] = {{"targetNames", names}};  // the names Blender and three.js show
+            // The node starts in the first selected frame, its shape included (as its TRS).
+            if (first_eta[b].size() == num_modes)
+                node["weights"] =
+                    std::vector<double>(first_eta[b].data(), first_eta[b].data() + num_modes);
+        }
+        mesh["primitives"] = nlohmann::json::array({primitive});
+        doc["meshes"].push_back(mesh);
+        doc["nodes"].push_back(node);
     }
 
     if (options.planes && !reader.planes().empty()) {
@@ -204,6 +274,15 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
                 channels.push_back({{"sampler", samplers.size() - 1},
                                     {"target", {{"node", b}, {"path", property}}}});
             }
+            if (!weights[b].empty()) {
+                // glTF: a "weights" sampler's output holds, per keyframe, one weight per morph
+                // target (count = keyframes x modes); LINEAR interpolates eta like p and A.
+                const int output = glb.add_floats(weights[b], "SCALAR", std::nullopt, false);
+                samplers.push_back(
+                    {{"input", input}, {"output", output}, {"interpolation", "LINEAR"}});
+                channels.push_back({{"sampler", samplers.size() - 1},
+                                    {"target", {{"node", b}, {"path", "weights"}}}});
+            }
         }
         if (!channels.empty())
             doc["animations"] = {
@@ -218,6 +297,7 @@ GltfExportSummary export_gltf(const OutputReader& reader, const std::string& pat
     s.distinct_meshes = static_cast<int>(mesh_accessors.size());
     s.frames = count;
     s.animated_bodies = animated;
+    s.elastic_bodies = elastic;
     s.max_trs_error = max_error;
     std::error_code ec;
     s.bytes = std::filesystem::file_size(path, ec);

@@ -19,6 +19,7 @@ struct GltfExportSummary {
     int distinct_meshes = 0;     ///< bodies with identical meshes share vertex and index data
     int frames = 0;              ///< keyframes per animated body
     int animated_bodies = 0;     ///< static bodies get no animation channels
+    int elastic_bodies = 0;      ///< reduced elastic bodies: meshes with one morph target per mode
     double max_trs_error = 0.0;  ///< largest vertex displacement the TRS approximation causes, m
     std::uintmax_t bytes = 0;
 };
@@ -28,8 +29,12 @@ struct GltfExportSummary {
 /// and scale channels per moving body, one keyframe per selected frame (time relative to the
 /// first, LINEAR interpolation). TRS comes from the polar decomposition of A (polar_trs.hpp);
 /// the error that approximation makes is measured over every vertex and returned.
-/// Throws InputError for a bad selection, a malformed frame, non-increasing frame times, or an
-/// unwritable file.
+/// A reduced elastic body (x = p + A (X + Phi eta)) also gets one POSITION morph target per mode
+/// k (Phi_k at the vertices, local coordinates; mesh weights 0, node weights the first frame's
+/// eta) and a "weights" channel with eta per keyframe, so only its A is approximated (by TRS);
+/// its TRS error is measured on the deformed vertices X + Phi eta.
+/// Throws InputError for a bad selection, a malformed frame or modes file, non-increasing frame
+/// times, or an unwritable file.
 GltfExportSummary export_gltf(const OutputReader& reader, const std::string& path,
                               const GltfExportOptions& options);
 

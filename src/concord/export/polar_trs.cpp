@@ -18,10 +18,14 @@ TRS trs_from_affine(const AffineMap& map) {
 }
 
 double trs_error(const TRS& trs, const AffineMap& map, const TriMesh& mesh) {
+    return trs_error(trs, map, mesh.vertices);
+}
+
+double trs_error(const TRS& trs, const AffineMap& map, const Vertices& local) {
     const Mat3 L = trs.linear();
     double worst = 0.0;
-    for (Eigen::Index v = 0; v < mesh.vertices.rows(); ++v) {
-        const Vec3 X = mesh.vertices.row(v).transpose();
+    for (Eigen::Index v = 0; v < local.rows(); ++v) {
+        const Vec3 X = local.row(v).transpose();
         const Vec3 d = (trs.translation + L * X) - map.apply(X);
         worst = std::max(worst, d.norm());
     }

@@ -27,5 +27,8 @@ TRS trs_from_affine(const AffineMap& map);
 /// Largest |(T + R diag(s) X) - (p + A X)| over the mesh's vertices: the error the TRS
 /// approximation makes for this body in this frame, in metres.
 double trs_error(const TRS& trs, const AffineMap& map, const TriMesh& mesh);
+/// The same over local points (rows): for a reduced elastic body, the deformed local vertices
+/// X + Phi eta, which glTF's morph targets reproduce before the node's TRS applies.
+double trs_error(const TRS& trs, const AffineMap& map, const Vertices& local);
 
 }  // namespace concord
