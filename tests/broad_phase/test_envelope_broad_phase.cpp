@@ -28,7 +28,8 @@ TEST(EnvelopeBroadPhase, MatchesAFreshQueryAlongShrinkingSegments) {
             const Vertices x_next = x + std::ldexp(1.0, -k) * (step - x);
             const Candidates expected = brute_force_candidates(s.mesh, x, x_next, params);
             const Candidates found = envelope.find(s.mesh, x, x_next, params);
-            EXPECT_EQ(found.point_triangle, expected.point_triangle) << "seed " << seed << " k " << k;
+            EXPECT_EQ(found.point_triangle, expected.point_triangle)
+                << "seed " << seed << " k " << k;
             EXPECT_EQ(found.edge_edge, expected.edge_edge) << "seed " << seed << " k " << k;
             // A static query at the accepted point.
             x = x + 0.5 * (x_next - x);
@@ -76,14 +77,16 @@ TEST(EnvelopeBroadPhase, UpdatesOnlyTheBodiesThatLeaveTheirEnvelopes) {
             const int jumps = 1 + k % 2;
             for (int j = 0; j < jumps; ++j) {
                 const int body = pick(rng);
-                const Vec3 shift = (k % 3 == 0 ? 1.0 : 0.1) * Vec3(normal(rng), normal(rng), normal(rng));
+                const Vec3 shift =
+                    (k % 3 == 0 ? 1.0 : 0.1) * Vec3(normal(rng), normal(rng), normal(rng));
                 for (Eigen::Index v = 0; v < x.rows(); ++v)
                     if (s.mesh.vertex_body[static_cast<std::size_t>(v)] == body)
                         x_next.row(v) += shift.transpose();
             }
             const Candidates found = envelope.find(s.mesh, x, x_next, params);
             const Candidates expected = brute_force_candidates(s.mesh, x, x_next, params);
-            ASSERT_EQ(found.point_triangle, expected.point_triangle) << "seed " << seed << " k " << k;
+            ASSERT_EQ(found.point_triangle, expected.point_triangle)
+                << "seed " << seed << " k " << k;
             ASSERT_EQ(found.edge_edge, expected.edge_edge) << "seed " << seed << " k " << k;
             total += expected.size();
             ++queries;

@@ -23,7 +23,8 @@ bool outside(const Vertices& x, const Vertices& lo, const Vertices& hi, Eigen::I
 // returns the lists' concatenation sorted (the order of the cached pairs).
 template <class Pair, class Find>
 std::vector<Pair> sorted_query(int n, Find&& find) {
-    std::vector<std::vector<Pair>> blocks(static_cast<std::size_t>(broad_phase_detail::num_blocks(n)));
+    std::vector<std::vector<Pair>> blocks(
+        static_cast<std::size_t>(broad_phase_detail::num_blocks(n)));
     tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
         const int begin = static_cast<int>(b) * kQueryBlock;
         const int end = std::min(n, begin + kQueryBlock);
@@ -105,7 +106,8 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     const double inflation = 0.5 * params.dhat;
     for (int v = 0; v < mesh.num_vertices(); ++v)
         if (is_moved(vertex_body[static_cast<std::size_t>(v)]))
-            envelope_vertex_boxes_[static_cast<std::size_t>(v)] = swept_vertex_box(lo_, hi_, v, inflation);
+            envelope_vertex_boxes_[static_cast<std::size_t>(v)] =
+                swept_vertex_box(lo_, hi_, v, inflation);
     // Primitive i (count of them, of body body[i], corners rows.row(i) or itself when there
     // are no rows) of a moved body: box refreshed, index, body and box listed for its tree.
     struct Moved {
@@ -130,17 +132,19 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
         }
         return out;
     };
-    const Moved moved_vertices = collect(mesh.num_vertices(), vertex_body,
-                                         static_cast<const Edges*>(nullptr), envelope_vertex_boxes_);
-    const Moved moved_edges = collect(mesh.num_edges(), edge_body, &mesh.edges, envelope_edge_boxes_);
-    const Moved moved_faces = collect(mesh.num_faces(), face_body, &mesh.faces, envelope_face_boxes_);
+    const Moved moved_vertices =
+        collect(mesh.num_vertices(), vertex_body, static_cast<const Edges*>(nullptr),
+                envelope_vertex_boxes_);
+    const Moved moved_edges =
+        collect(mesh.num_edges(), edge_body, &mesh.edges, envelope_edge_boxes_);
+    const Moved moved_faces =
+        collect(mesh.num_faces(), face_body, &mesh.faces, envelope_face_boxes_);
     const std::vector<int>& vertices = moved_vertices.index;
     const std::vector<int>& edges = moved_edges.index;
     const std::vector<int>& faces = moved_faces.index;
-    tbb::parallel_invoke(
-        [&] { moved_vertices_.build(moved_vertices.boxes, moved_vertices.group); },
-        [&] { moved_edges_.build(moved_edges.boxes, moved_edges.group); },
-        [&] { moved_faces_.build(moved_faces.boxes, moved_faces.group); });
+    tbb::parallel_invoke([&] { moved_vertices_.build(moved_vertices.boxes, moved_vertices.group); },
+                         [&] { moved_edges_.build(moved_edges.boxes, moved_edges.group); },
+                         [&] { moved_faces_.build(moved_faces.boxes, moved_faces.group); });
 
     // Bodies whose envelope cannot reach any moved primitive are skipped whole.
     AABB reach = moved_vertices_.bounds();
@@ -161,20 +165,25 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
         mesh.num_vertices(), [&](int v, std::vector<PointTriangleCandidate>& out) {
             const int bv = vertex_body[static_cast<std::size_t>(v)];
             if (!is_near(bv)) return;
-            moved_faces_.query(envelope_vertex_boxes_[static_cast<std::size_t>(v)], bv, [&](int leaf) {
-                const int f = faces[static_cast<std::size_t>(leaf)];
-                if (allowed(bv, face_body[static_cast<std::size_t>(f)])) out.push_back({v, f});
-            });
+            moved_faces_.query(envelope_vertex_boxes_[static_cast<std::size_t>(v)], bv,
+                               [&](int leaf) {
+                                   const int f = faces[static_cast<std::size_t>(leaf)];
+                                   if (allowed(bv, face_body[static_cast<std::size_t>(f)]))
+                                       out.push_back({v, f});
+                               });
         });
-    const std::vector<PointTriangleCandidate> moved_vertex_pairs = sorted_query<PointTriangleCandidate>(
-        mesh.num_faces(), [&](int f, std::vector<PointTriangleCandidate>& out) {
-            const int bf = face_body[static_cast<std::size_t>(f)];
-            if (is_moved(bf) || !is_near(bf)) return;
-            moved_vertices_.query(envelope_face_boxes_[static_cast<std::size_t>(f)], bf, [&](int leaf) {
-                const int v = vertices[static_cast<std::size_t>(leaf)];
-                if (allowed(vertex_body[static_cast<std::size_t>(v)], bf)) out.push_back({v, f});
+    const std::vector<PointTriangleCandidate> moved_vertex_pairs =
+        sorted_query<PointTriangleCandidate>(
+            mesh.num_faces(), [&](int f, std::vector<PointTriangleCandidate>& out) {
+                const int bf = face_body[static_cast<std::size_t>(f)];
+                if (is_moved(bf) || !is_near(bf)) return;
+                moved_vertices_.query(envelope_face_boxes_[static_cast<std::size_t>(f)], bf,
+                                      [&](int leaf) {
+                                          const int v = vertices[static_cast<std::size_t>(leaf)];
+                                          if (allowed(vertex_body[static_cast<std::size_t>(v)], bf))
+                                              out.push_back({v, f});
+                                      });
             });
-        });
     {
         std::vector<PointTriangleCandidate> both(point_triangle.size() + moved_vertex_pairs.size());
         std::merge(point_triangle.begin(), point_triangle.end(), moved_vertex_pairs.begin(),
@@ -188,13 +197,15 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
             const int be = edge_body[static_cast<std::size_t>(e)];
             if (!is_near(be)) return;
             const bool e_moved = is_moved(be);
-            moved_edges_.query(envelope_edge_boxes_[static_cast<std::size_t>(e)], be, [&](int leaf) {
-                const int o = edges[static_cast<std::size_t>(leaf)];
-                if (e_moved && o < e) return;
-                const int a = std::min(e, o), b = std::max(e, o);
-                if (allowed(edge_body[static_cast<std::size_t>(a)], edge_body[static_cast<std::size_t>(b)]))
-                    out.push_back({a, b});
-            });
+            moved_edges_.query(envelope_edge_boxes_[static_cast<std::size_t>(e)], be,
+                               [&](int leaf) {
+                                   const int o = edges[static_cast<std::size_t>(leaf)];
+                                   if (e_moved && o < e) return;
+                                   const int a = std::min(e, o), b = std::max(e, o);
+                                   if (allowed(edge_body[static_cast<std::size_t>(a)],
+                                               edge_body[static_cast<std::size_t>(b)]))
+                                       out.push_back({a, b});
+                               });
         });
 
     replace_pairs(cached_.point_triangle, point_triangle, [&](const PointTriangleCandidate& c) {
@@ -231,7 +242,8 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
         if (any) {
             Eigen::Index moved_vertices = 0;
             for (int b : mesh.vertex_body) moved_vertices += moved[static_cast<std::size_t>(b)];
-            if (static_cast<double>(moved_vertices) > kFullRebuildShare * static_cast<double>(x0.rows())) {
+            if (static_cast<double>(moved_vertices) >
+                kFullRebuildShare * static_cast<double>(x0.rows())) {
                 rebuild(mesh, x0, x1, params);
             } else {
                 set_envelope(mesh, x0, x1, params.dhat, moved);

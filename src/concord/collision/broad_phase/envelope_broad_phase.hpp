@@ -14,11 +14,12 @@ namespace concord {
 /// ones whose swept boxes overlap (the swept boxes lie inside the envelope's, so no pair can be
 /// missing, and the box test is the one the trees apply at their leaves). A body whose segment
 /// leaves the envelope gets a new envelope (its segment grown by kMarginFactor times the
-/// largest displacement of its vertices on it, at least dhat), and only the pairs involving such bodies are queried
-/// again, against the others' unchanged envelopes. When those bodies hold a large share of the
-/// vertices, the whole envelope is queried afresh instead. Newton iterates move less and less,
-/// and in a dense scene only a few bodies at a time leave their envelopes, so most queries of a
-/// solve cost a linear pass over the cached pairs instead of building two trees.
+/// largest displacement of its vertices on it, at least dhat), and only the pairs involving
+/// such bodies are queried again, against the others' unchanged envelopes. When those bodies
+/// hold a large share of the vertices, the whole envelope is queried afresh instead. Newton
+/// iterates move less and less, and in a dense scene only a few bodies at a time leave their
+/// envelopes, so most queries of a solve cost a linear pass over the cached pairs instead of
+/// building two trees.
 class EnvelopeBroadPhase {
   public:
     Candidates find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
@@ -44,8 +45,9 @@ class EnvelopeBroadPhase {
     static constexpr std::size_t kLooseFloor = 10000;
 
   private:
-    /// Grows lo_/hi_ of the vertices of the flagged bodies (all when `bodies` is empty) to
-    /// their segment plus its body's largest displacement on it, at least dhat.
+    /// Sets lo_/hi_ of the vertices of the flagged bodies (all when `bodies` is empty) to
+    /// their segment grown by kMarginFactor times their body's largest displacement on it, at
+    /// least dhat.
     void set_envelope(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                       double dhat, const std::vector<std::uint8_t>& bodies);
     void rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
