@@ -94,22 +94,38 @@ py::array_t<double> state_view(const VecX& v, py::handle owner, bool writeable,
     return a;
 }
 
-/// Copies a (B, 12) or (12 B,) array into `dst` (whose size is fixed).
+/// Copies an array into a state vector `dst` of fixed size whose first 12 B numbers are the
+/// bodies' affine ones: a (B, 12) array replaces those and keeps the modal coordinates after
+/// them; a flat array of dst's whole size replaces everything.
 void copy_state(VecX& dst, const py::array_t<double, py::array::c_style | py::array::forcecast>& a,
-                const char* what) {
+                const char* what, py::ssize_t bodies) {
     const py::ssize_t n = dst.size();
-    const bool ok = (a.ndim() == 2 && a.shape(0) * 12 == n && a.shape(1) == 12) ||
-                    (a.ndim() == 1 && a.shape(0) == n);
-    if (!ok) {
+    const bool rows = a.ndim() == 2 && a.shape(0) == bodies && a.shape(1) == 12;
+    const bool flat = a.ndim() == 1 && a.shape(0) == n;
+    if (!rows && !flat) {
         // A stream, not string concatenation: GCC 12's LTO flags the latter with a spurious
         // -Wstringop-overflow.
         std::ostringstream message;
-        message << what << ": expected shape (" << n / 12 << ", 12), got (";
+        message << what << ": expected shape (" << bodies << ", 12)";
+        if (n != 12 * bodies) message << " or (" << n << ",) with the modal coordinates";
+        message << ", got (";
         for (py::ssize_t d = 0; d < a.ndim(); ++d) message << (d ? ", " : "") << a.shape(d);
         message << ")";
         throw py::value_error(message.str());
     }
-    if (n > 0) std::memcpy(dst.data(), a.data(), static_cast<std::size_t>(n) * sizeof(double));
+    const py::ssize_t count = rows ? 12 * bodies : n;
+    if (count > 0) std::memcpy(dst.data(), a.data(), static_cast<std::size_t>(count) * sizeof(double));
+}
+
+/// B of a captured state (its layout), or 12 numbers per body when the state does not say.
+py::ssize_t state_bodies(const WorldState& s) {
+    return s.num_bodies >= 0 ? s.num_bodies : s.q.size() / 12;
+}
+
+/// A writeable numpy view of the modal coordinates that follow the 12 B affine numbers.
+py::array_t<double> modal_view(VecX& v, py::handle owner, py::ssize_t bodies) {
+    const py::ssize_t m = v.size() - 12 * bodies;
+    return py::array_t<double>({m}, {py::ssize_t(sizeof(double))}, v.data() + 12 * bodies, owner);
 }
 
 /// Moves a computed matrix into a numpy array without copying its entries.
@@ -271,20 +287,40 @@ void bind_world(py::module_& m) {
         .def_readwrite("steps", &WorldState::steps)
         .def_property(
             "q", [](py::object self) {
-                return state_view(self.cast<WorldState&>().q, self, true);
+                WorldState& s = self.cast<WorldState&>();
+                return state_view(s.q, self, true, state_bodies(s));
             },
             [](WorldState& s, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
-                copy_state(s.q, a, "WorldState.q");
+                copy_state(s.q, a, "WorldState.q", state_bodies(s));
             },
-            "(B, 12) view: per body p (3) then A row-major (9); x = p + A X.")
+            "(B, 12) view: per body p (3) then A row-major (9); x = p + A X. Setting it with a "
+            "(B, 12) array keeps the modal coordinates; a flat array of all coordinates "
+            "replaces them too.")
         .def_property(
             "q_dot", [](py::object self) {
-                return state_view(self.cast<WorldState&>().q_dot, self, true);
+                WorldState& s = self.cast<WorldState&>();
+                return state_view(s.q_dot, self, true, state_bodies(s));
             },
             [](WorldState& s, const py::array_t<double, py::array::c_style | py::array::forcecast>& a) {
-                copy_state(s.q_dot, a, "WorldState.q_dot");
+                copy_state(s.q_dot, a, "WorldState.q_dot", state_bodies(s));
             },
             "(B, 12) view of dq/dt.")
+        .def_property_readonly(
+            "modal_q", [](py::object self) {
+                WorldState& s = self.cast<WorldState&>();
+                return modal_view(s.q, self, state_bodies(s));
+            },
+            "Writeable view of the modal coordinates of the reduced elastic bodies (after the "
+            "12 B affine numbers, in body order; empty without elastic bodies).")
+        .def_property_readonly(
+            "modal_q_dot", [](py::object self) {
+                WorldState& s = self.cast<WorldState&>();
+                return modal_view(s.q_dot, self, state_bodies(s));
+            },
+            "Writeable view of the modal velocities, laid out as modal_q.")
+        .def_readonly("num_bodies", &WorldState::num_bodies,
+                      "B: q and q_dot start with 12 numbers per body (-1: not recorded; then "
+                      "q holds 12 per body only).")
         .def_readwrite("barrier_stiffness", &WorldState::barrier_stiffness,
                        "Adaptive kappa carried between steps.")
         .def_readwrite("time_step_level", &WorldState::time_step_level,
@@ -305,7 +341,7 @@ void bind_world(py::module_& m) {
                               static_cast<std::size_t>(s.q.size()) * sizeof(double)),
                     py::bytes(reinterpret_cast<const char*>(s.q_dot.data()),
                               static_cast<std::size_t>(s.q_dot.size()) * sizeof(double)),
-                    s.barrier_stiffness, s.time_step_level, s.level_successes);
+                    s.barrier_stiffness, s.time_step_level, s.level_successes, s.num_bodies);
             },
             [](const py::tuple& t) {
                 WorldState s;
@@ -319,6 +355,7 @@ void bind_world(py::module_& m) {
                 s.barrier_stiffness = t[4].cast<double>();
                 s.time_step_level = t[5].cast<int>();
                 s.level_successes = t[6].cast<int>();
+                if (t.size() > 7) s.num_bodies = t[7].cast<int>();  // older pickles: unknown
                 return s;
             }));
 
@@ -474,21 +511,23 @@ void bind_world(py::module_& m) {
             [](WorldHandle& h, const py::array_t<double, py::array::c_style | py::array::forcecast>& q) {
                 BusyGuard busy(h);
                 WorldState s = h.world.capture_state();
-                copy_state(s.q, q, "set_q");
+                copy_state(s.q, q, "set_q", h.world.num_bodies());
                 h.world.restore_state(s);
             },
             py::arg("q"),
-            "Replaces the state q ((B, 12) array) through restore_state (InputError if not "
-            "finite). Nothing checks for intersections: keep bodies apart.")
+            "Replaces the state q through restore_state (InputError if not finite): a (B, 12) "
+            "array replaces the affine numbers and keeps the modal coordinates of elastic "
+            "bodies, a flat array of all coordinates replaces both. Nothing checks for "
+            "intersections: keep bodies apart.")
         .def(
             "set_q_dot",
             [](WorldHandle& h, const py::array_t<double, py::array::c_style | py::array::forcecast>& v) {
                 BusyGuard busy(h);
                 WorldState s = h.world.capture_state();
-                copy_state(s.q_dot, v, "set_q_dot");
+                copy_state(s.q_dot, v, "set_q_dot", h.world.num_bodies());
                 h.world.restore_state(s);
             },
-            py::arg("q_dot"), "Replaces dq/dt ((B, 12) array).")
+            py::arg("q_dot"), "Replaces dq/dt, as set_q.")
         .def(
             "modal_coordinates",
             [](WorldHandle& h, const py::object& key) {

@@ -108,3 +108,36 @@ def test_elastic_body_views_and_modal_coordinates(root):
     X, _ = w.mesh("lower")
     p, A = w.q[0, :3], w.q[0, 3:].reshape(3, 3)
     assert np.abs(x - (p + X @ A.T)).max() > 0  # deformed, not just moved
+
+
+def test_elastic_state_views_keep_the_modal_coordinates(root):
+    # vertical-bar.json: a bar with 20 axial modes, more than 12, so a view that guessed the
+    # bodies from the vector's length would show a row of modal coordinates as a body.
+    w = concord.World(str(root / "scenes" / "vertical-bar.json"))
+    w.step(3)
+    B = w.q.shape[0]
+    s = w.capture_state()
+    assert s.num_bodies == B
+    assert s.q.shape == (B, 12) and s.q_dot.shape == (B, 12)
+    elastic = [b for b in range(B) if w.modal_coordinates(b).size > 0]
+    eta = np.concatenate([w.modal_coordinates(b) for b in elastic])
+    assert eta.size >= 12
+    assert np.array_equal(s.modal_q, eta)
+    assert s.modal_q_dot.shape == eta.shape
+
+    # set_q with a (B, 12) array keeps the modal coordinates; a flat array sets everything.
+    q = w.q.copy()
+    w.set_q(q)
+    assert np.array_equal(w.modal_coordinates(elastic[0]), eta[: w.modal_coordinates(elastic[0]).size])
+    flat = np.concatenate([q.ravel(), eta + 1e-4])
+    w.set_q(flat)
+    assert np.allclose(w.modal_coordinates(elastic[0]), eta[: w.modal_coordinates(elastic[0]).size] + 1e-4)
+    with pytest.raises(ValueError, match=r"expected shape \(%d, 12\) or" % B):
+        w.set_q(np.zeros((B + 1, 12)))
+
+    # The modal views write through, and the layout survives pickling.
+    s.modal_q[0] += 1e-3
+    w.restore_state(s)
+    assert w.modal_coordinates(elastic[0])[0] == eta[0] + 1e-3
+    copy = pickle.loads(pickle.dumps(s))
+    assert copy.num_bodies == B and copy.bitwise_equal(s)

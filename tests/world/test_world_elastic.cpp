@@ -2,6 +2,9 @@
 // the output directory's modes.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <fstream>
+
 #include <filesystem>
 
 #include "concord/collision/audit/intersection_audit.hpp"
@@ -223,13 +226,42 @@ TEST(WorldElastic, CaptureRestoreKeepsModalCoordinates) {
     for (int n = 0; n < 3; ++n) w.step();
     const WorldState s = w.capture_state();
     EXPECT_EQ(s.q.size(), 14);
+    EXPECT_EQ(s.num_bodies, 1);  // 12 affine numbers, then the 2 modal coordinates
     const std::string file = scratch_dir("state") + ".bin";
     w.save_state(file);
     w.step();
     const VecX after = w.state_vector();
     World w2(parse(j));
-    w2.restore_state(load_world_state(file));
+    const WorldState loaded = load_world_state(file);
+    EXPECT_EQ(loaded.num_bodies, 1);
+    w2.restore_state(loaded);
     w2.step();
     EXPECT_EQ(w2.state_vector(), after);
+
+    // A state whose layout names another body count is refused even when its size fits.
+    WorldState wrong = s;
+    wrong.num_bodies = 0;
+    EXPECT_THROW(w2.restore_state(wrong), InputError);
+
+    // A version-2 file (coordinates only, before the body count was stored) still loads, with
+    // the body count unknown.
+    {
+        std::ofstream out(file, std::ios::binary | std::ios::trunc);
+        auto put = [&](const auto& v) { out.write(reinterpret_cast<const char*>(&v), sizeof v); };
+        out.write("CNCRDSTA", 8);
+        put(std::uint32_t{2});
+        put(std::uint32_t{0x01020304});
+        put(std::uint64_t{14});
+        put(s.time);
+        put(std::int64_t{s.steps});
+        put(s.barrier_stiffness);
+        put(std::int32_t{s.time_step_level});
+        put(std::int32_t{s.level_successes});
+        out.write(reinterpret_cast<const char*>(s.q.data()), 14 * sizeof(double));
+        out.write(reinterpret_cast<const char*>(s.q_dot.data()), 14 * sizeof(double));
+    }
+    const WorldState old = load_world_state(file);
+    EXPECT_EQ(old.num_bodies, -1);
+    EXPECT_TRUE(old.bitwise_equal(s));
     std::filesystem::remove(file);
 }

@@ -136,6 +136,7 @@ WorldState World::Impl::capture() const {
     s.barrier_stiffness = kappa;
     s.time_step_level = level;
     s.level_successes = level_successes;
+    s.num_bodies = model.num_bodies();
     return s;
 }
 
@@ -143,6 +144,9 @@ void World::Impl::restore(const WorldState& s) {
     if (s.q.size() != q.size() || s.q_dot.size() != q_dot.size())
         throw InputError("world state has " + std::to_string(s.q.size()) +
                          " coordinates, the world has " + std::to_string(q.size()));
+    if (s.num_bodies >= 0 && s.num_bodies != model.num_bodies())
+        throw InputError("world state has " + std::to_string(s.num_bodies) +
+                         " bodies, the world has " + std::to_string(model.num_bodies()));
     if (!s.q.allFinite() || !s.q_dot.allFinite() || !std::isfinite(s.time) ||
         !std::isfinite(s.barrier_stiffness))
         throw InputError("world state is not finite");

@@ -11,9 +11,10 @@ namespace concord {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'N', 'C', 'R', 'D', 'S', 'T', 'A'};
-// Version 2 stores the number of coordinates (elastic bodies add modal ones to the 12 per
-// body); version 1 stored the number of bodies and is still read.
-constexpr std::uint32_t kVersion = 2;
+// Version 3 stores the number of coordinates (elastic bodies add modal ones to the 12 per
+// body) and the number of bodies after the header's other fields; version 2 stored the
+// coordinates only and version 1 the bodies only; both are still read.
+constexpr std::uint32_t kVersion = 3;
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
 
 template <typename T>
@@ -58,6 +59,7 @@ void save_world_state(const WorldState& s, const std::string& path) {
     put(out, s.barrier_stiffness);
     put(out, static_cast<std::int32_t>(s.time_step_level));
     put(out, static_cast<std::int32_t>(s.level_successes));
+    put(out, static_cast<std::int64_t>(s.num_bodies));
     out.write(reinterpret_cast<const char*>(s.q.data()),
               static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q.size())));
     out.write(
@@ -75,7 +77,7 @@ WorldState load_world_state(const std::string& path) {
         throw InputError(path + ": not a Concord world-state file");
     std::uint32_t version = 0, bom = 0;
     if (!get(in, version) || !get(in, bom)) throw InputError(path + ": truncated header");
-    if (version != kVersion && version != 1)
+    if (version < 1 || version > kVersion)
         throw InputError(path + ": unsupported world-state version " + std::to_string(version));
     if (bom != kByteOrderMark) throw InputError(path + ": written with another byte order");
     std::uint64_t coordinates = 0;
@@ -85,9 +87,17 @@ WorldState load_world_state(const std::string& path) {
     if (!get(in, coordinates) || !get(in, s.time) || !get(in, steps) || !get(in, s.barrier_stiffness) ||
         !get(in, level) || !get(in, successes))
         throw InputError(path + ": truncated header");
-    if (version == 1) coordinates *= 12;
+    std::int64_t bodies = -1;
+    if (version >= 3 && !get(in, bodies)) throw InputError(path + ": truncated header");
+    if (version == 1) {
+        bodies = static_cast<std::int64_t>(coordinates);
+        coordinates *= 12;
+    }
     constexpr std::uint64_t kMaxCoordinates = 1ull << 36;
     if (coordinates > kMaxCoordinates) throw InputError(path + ": implausible state size");
+    if (bodies < -1 || (bodies >= 0 && static_cast<std::uint64_t>(bodies) * 12 > coordinates))
+        throw InputError(path + ": implausible body count " + std::to_string(bodies));
+    s.num_bodies = static_cast<int>(bodies);
     s.steps = static_cast<int>(steps);
     s.time_step_level = level;
     s.level_successes = successes;

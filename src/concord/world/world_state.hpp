@@ -11,8 +11,14 @@ namespace concord {
 struct WorldState {
     double time = 0.0;
     int steps = 0;
-    VecX q;                          ///< 12 per body
-    VecX q_dot;                      ///< 12 per body
+    /// 12 per body (p, then A row-major), then the modal coordinates of the reduced elastic
+    /// bodies in body order (see num_bodies).
+    VecX q;
+    VecX q_dot;  ///< dq/dt, laid out as q
+    /// B, the bodies whose 12 affine numbers start q and q_dot: what follows 12 B is modal.
+    /// -1 when unknown (a default-constructed state or a version-2 state file): then q holds 12
+    /// numbers per body only. It describes the layout, so bitwise_equal ignores it.
+    int num_bodies = -1;
     double barrier_stiffness = 0.0;  ///< adaptive kappa carried between steps
     int time_step_level = 0;         ///< retry-halving: the step in use is time_step / 2^level
     int level_successes = 0;         ///< converged substeps at that level (growth counter)
@@ -21,8 +27,8 @@ struct WorldState {
     bool bitwise_equal(const WorldState& other) const;
 };
 
-/// Writes the state to a binary file (magic, format version, body count, raw IEEE doubles in
-/// the machine's byte order, which the header records). Throws InputError naming the file when
+/// Writes the state to a binary file (magic, format version, coordinate and body counts, raw
+/// IEEE doubles in the machine's byte order, which the header records). Throws InputError naming the file when
 /// it cannot be written.
 void save_world_state(const WorldState& state, const std::string& path);
 
