@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The web viewer in a real browser: `concord view` serves three small runs (a synthetic one with
-# the distributed-run stats, a single-machine one with an unreadable frame line, and a real
-# `concord run scenes/box-stack.json --frames 3 --workers 2`) and tests/viewer/viewer_browser_test.mjs
+# The web viewer in a real browser: `concord view` serves four small runs (a synthetic one with
+# the distributed-run stats, a single-machine one with an unreadable frame line, a real
+# `concord run scenes/box-stack.json --frames 3 --workers 2` and a real run with a reduced elastic
+# body, scenes/elastic-cantilever.json --frames 20) and tests/viewer/viewer_browser_test.mjs
 # drives headless chromium through them. Needs what scripts/setup.sh installs: chromium, node
 # and viewer/node_modules + viewer/dist; exits 77 (skip) naming what is missing otherwise.
 set -uo pipefail
@@ -29,6 +30,8 @@ node "$make" "$tmp/good" --bodies 12 --frames 30 --distributed >/dev/null || exi
 node "$make" "$tmp/broken" --bodies 4 --frames 10 --bad-line 6 >/dev/null || exit 1
 "$concord" run "$src/scenes/box-stack.json" --frames 3 --workers 2 --out "$tmp/dist" >"$tmp/dist-run.log" 2>&1 ||
     { echo "FAIL distributed run: $(cat "$tmp/dist-run.log")"; exit 1; }
+"$concord" run "$src/scenes/elastic-cantilever.json" --frames 20 --out "$tmp/elastic" >"$tmp/elastic-run.log" 2>&1 ||
+    { echo "FAIL elastic run: $(cat "$tmp/elastic-run.log")"; exit 1; }
 
 serve() {  # serve DIR LOG: starts concord view, prints its URL
     "$concord" view "$1" --max-seconds 180 >"$2" 2>&1 &
@@ -46,4 +49,5 @@ serve() {  # serve DIR LOG: starts concord view, prints its URL
 good="$(serve "$tmp/good" "$tmp/good.log")" || exit 1
 broken="$(serve "$tmp/broken" "$tmp/broken.log")" || exit 1
 dist="$(serve "$tmp/dist" "$tmp/dist.log")" || exit 1
-CHROMIUM="$chromium" timeout 120 node "$src/tests/viewer/viewer_browser_test.mjs" "$src/viewer" "$good" "$broken" "$dist"
+elastic="$(serve "$tmp/elastic" "$tmp/elastic.log")" || exit 1
+CHROMIUM="$chromium" timeout 150 node "$src/tests/viewer/viewer_browser_test.mjs" "$src/viewer" "$good" "$broken" "$dist" "$elastic"

@@ -1,6 +1,6 @@
 // Unit tests of the viewer's data modules (no browser needed), run with `node --test`:
 // frames.jsonl parsing, the OBJ reader, the colour formulas, the adaptive resolution steps, the
-// levels of detail and the choice of what to draw.
+// levels of detail, the choice of what to draw and the deformation of reduced elastic bodies.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { dirname, join } from 'node:path';
@@ -8,8 +8,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '../../viewer/src');
 const load = (name) => import(pathToFileURL(join(src, name)).href);
-const { parseFrames, rowOffset } = await load('frames.js');
+const { modalOffset, parseFrames, rowOffset } = await load('frames.js');
 const { parseObj } = await load('obj_parser.js');
+const { parseModes } = await load('output_loader.js');
 const { bodyColour, rampColour, workerColour } = await load('palette.js');
 const { AdaptiveResolution } = await load('adaptive_resolution.js');
 const { buildLevels, measuredDeviation, pointTriangleDistance, simplifierReady } = await load('mesh_levels.js');
@@ -77,6 +78,37 @@ test('frames: the distributed-run fields are read (owners, planes, overlap_width
   assert.equal(h.workers, null);
   assert.equal(h.workerCount, 0);
   assert.deepEqual(h.partitions, [null, null]);
+});
+
+test('frames: an elastic body\'s row carries its modal coordinates after the 12 affine numbers', () => {
+  // Bodies: affine, elastic with 2 modes, affine with an over-long row (accepted as before), elastic with 1 mode.
+  const rows = (k) => [row(k), [...row(2 * k), 0.5 * k, -k], [...row(3 * k), 99], [...row(4 * k), 7 * k]];
+  const text = [0, 1, 2].map((k) => JSON.stringify({ frame: k, time: k, q: rows(k), stats: {} })).join('\n');
+  const f = parseFrames(text, 4, 'frames.jsonl', [12, 14, 12, 13]);
+  assert.equal(f.error, null);
+  assert.deepEqual(Array.from(f.modalCount), [0, 2, 0, 1]);
+  assert.equal(f.modalPerFrame, 3);
+  assert.deepEqual(Array.from(f.modal.subarray(modalOffset(f, 2, 1), modalOffset(f, 2, 1) + 2)), [1, -2]);
+  assert.equal(f.modal[modalOffset(f, 2, 3)], 14);
+  assert.equal(f.q[rowOffset(f, 2, 3)], 8);  // p.x of body 3: the affine numbers are unchanged
+  assert.equal(f.q[rowOffset(f, 2, 3) + 11], 1);
+  // Without dofs (an older caller): the extra numbers are ignored, as before.
+  assert.equal(parseFrames(text, 4).modalPerFrame, 0);
+  // An elastic row must have exactly 12 + m numbers.
+  const short = JSON.stringify({ frame: 0, time: 0, q: [row(0), row(0), row(0), [...row(0), 1]], stats: {} });
+  assert.match(parseFrames(short, 4, 'frames.jsonl', [12, 14, 12, 13]).error, /q\[1\]: expected 14 numbers/);
+});
+
+test('modes: the file concord run writes is checked against the body and its mesh', () => {
+  const json = { num_modes: 2, num_vertices: 3, values: Array.from({ length: 18 }, (_, i) => i / 10) };
+  const m = parseModes(json, 'meshes/b.modes.json', 2, 3);
+  assert.equal(m.count, 2);
+  assert.ok(Math.abs(m.values[17] - 1.7) < 1e-6);
+  assert.throws(() => parseModes(json, 'b.modes.json', 3, 3), /b\.modes\.json: num_modes 2 does not match the body's 15 coordinates/);
+  assert.throws(() => parseModes(json, 'b.modes.json', 2, 4), /num_vertices 3 does not match its mesh's 4 vertices/);
+  assert.throws(() => parseModes({ ...json, values: [1] }, 'b.modes.json', 2, 3), /expected 18 values, got 1/);
+  assert.throws(() => parseModes({ ...json, values: [...json.values.slice(1), 'x'] }, 'b.modes.json', 2, 3), /value 17 is not a finite/);
+  assert.throws(() => parseModes([], 'b.modes.json', 2, 3), /expected \{"num_modes"/);
 });
 
 test('obj: polygons become fans, negative and slashed indices work', () => {
@@ -308,4 +340,88 @@ test('draw list: bodies outside the view and back faces are left out, far bodies
   // Back to full detail.
   assert.equal(scene.updateDrawList(camera, 500, 0), full);
   assert.equal(scene.coarse, false);
+});
+
+test('elastic bodies: drawn at X + Phi eta, only their range uploaded, culled and faced by their deformed shape', () => {
+  const sphere = uvSphere(0.1);
+  const n = sphere.positions.length / 3;
+  // Body 1's two modes (vertex-major, value (3 v + i) 2 + k): mode 0 moves every vertex by
+  // (0, 0, 1); mode 1 mirrors the sphere in x (-2 x) plus small deterministic bumps, which turns
+  // every triangle's winding: seen along z, the rest shape's facing test would pick the wrong half.
+  const values = new Float32Array(3 * n * 2);
+  for (let v = 0; v < n; ++v) {
+    for (let i = 0; i < 3; ++i) {
+      values[(3 * v + i) * 2] = i === 2 ? 1 : 0;
+      values[(3 * v + i) * 2 + 1] = (i === 0 ? -2 * sphere.positions[3 * v] : 0) + 0.01 * Math.sin(7.1 * v + 3.3 * i);
+    }
+  }
+  const at = (x, y, z) => [x, y, z, 1, 0, 0, 0, 1, 0, 0, 0, 1];
+  // Bodies 0 and 2 rigid (2 far away), body 1 elastic between them in the merged buffer.
+  const frame = (k, elastic, eta) => JSON.stringify({ frame: k, time: k, q: [at(-0.3, 0, -1), [...elastic, ...eta], at(0.3, 0, -60)], stats: {} });
+  const text = [frame(0, at(0, 0, -1), [0, 0]), frame(1, at(0, 0, -1), [0.05, 1]), frame(2, at(0, 0, -1), [8, 0]),
+    frame(3, at(0, 0, -60), [0, 0])].join('\n');
+  const frames = parseFrames(text, 3, 'frames.jsonl', [12, 14, 12]);
+  assert.equal(frames.error, null);
+  const modes = [null, { count: 2, values }, null];
+  const scene = new BodyScene({ frames, bodies: [{}, {}, {}], meshes: [sphere], bodyMesh: new Int32Array(3), modes });
+  const positions = scene.geometry.getAttribute('position');
+  const expected = (eta) => sphere.positions.map((x, r) => x + values[2 * r] * eta[0] + values[2 * r + 1] * eta[1]);
+  const local = (b) => positions.array.subarray(3 * b * n, 3 * (b + 1) * n);
+  const close = (a, b, tol = 1e-6) => a.length === b.length && a.every((x, i) => Math.abs(x - b[i]) <= tol);
+
+  const version = positions.version;
+  scene.applyFrame(1);
+  assert.ok(close(local(1), expected([0.05, 1])), 'body 1 at X + Phi eta');
+  assert.deepEqual(Array.from(local(0)), Array.from(sphere.positions), 'rigid bodies untouched');
+  assert.deepEqual(Array.from(local(2)), Array.from(sphere.positions));
+  assert.deepEqual(positions.updateRanges, [{ start: 3 * n, count: 3 * n }], 'only the elastic range uploaded');
+  assert.ok(positions.version > version, 'marked for upload');
+  // World vertices as the GPU gets them: p + A (X + Phi eta).
+  assert.ok(close(scene.drawnVertices(1), Array.from(expected([0.05, 1])).map((x, r) => x + (r % 3 === 2 ? -1 : 0)), 1e-5));
+  // The centroid and the bounds follow the deformation.
+  const world = Array.from(expected([0.05, 1])).map((x, r) => x + (r % 3 === 2 ? -1 : 0));
+  const mean = [0, 1, 2].map((i) => world.filter((_, r) => r % 3 === i).reduce((a, b) => a + b, 0) / n);
+  assert.ok(close(scene.centroid(1, 1, new THREE.Vector3()).toArray(), mean, 1e-5));
+  const box = scene.bounds(1);
+  for (let r = 0; r < world.length; r += 3) assert.ok(box.containsPoint(new THREE.Vector3(world[r], world[r + 1], world[r + 2])));
+
+  // Facing: the mirrored body's front triangles are those of its deformed shape.
+  const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);  // at the origin, looking down -z
+  camera.updateMatrixWorld();
+  const drawnKeys = (count) => {
+    const keys = [];
+    for (let k = 0; k < 3 * count; k += 3) keys.push(Array.from(scene.drawIndices.subarray(k, k + 3)).join());
+    return keys;
+  };
+  const deformed = new Float32Array(expected([0.05, 1]));
+  const facing = [facingTriangles(sphere.positions, sphere.indices, at(-0.3, 0, -1), [0, 0, 0], 0),
+    facingTriangles(deformed, sphere.indices, at(0, 0, -1), [0, 0, 0], n),
+    facingTriangles(sphere.positions, sphere.indices, at(0.3, 0, -60), [0, 0, 0], 2 * n)];
+  const rest = facingTriangles(sphere.positions, sphere.indices, at(0, 0, -1), [0, 0, 0], n);
+  assert.ok(facing[1].front.filter((k) => rest.front.includes(k)).length < facing[1].front.length / 4,
+    'the deformation changes which triangles face the camera');
+  assertFacing(drawnKeys(scene.updateDrawList(camera, 500, 0)), facing);
+
+  // Levels of detail: a far elastic body stays at full detail, a rigid one as far does not.
+  scene.setLevels([buildLevels(sphere)]);
+  scene.applyFrame(3);
+  assert.ok(close(local(1), sphere.positions), 'eta = 0: back to the rest shape');
+  scene.updateDrawList(camera, 500, 1);
+  assert.equal(scene.drawnLevel[1], 0);
+  assert.ok(scene.drawnLevel[2] > 0);
+  // View test: mode 0 moves the body 8 along local z, behind the camera; the rest shape would be in view.
+  scene.applyFrame(2);
+  scene.updateDrawList(camera, 500, 0);
+  assert.deepEqual(Array.from(scene.drawnLevel), [0, 255, 0]);
+  assert.ok(scene.bounds(2).max.z > 6.9);
+});
+
+test('elastic bodies: a scene without them uploads no positions per frame', () => {
+  const sphere = uvSphere(0.1);
+  const frames = parseFrames(JSON.stringify({ frame: 0, time: 0, q: [row(0)], stats: {} }), 1);
+  const scene = new BodyScene({ frames, bodies: [{}], meshes: [sphere], bodyMesh: new Int32Array(1) });
+  const version = scene.positionAttribute.version;
+  scene.applyFrame(0);
+  assert.equal(scene.positionAttribute.version, version);
+  assert.equal(scene.elastic.length, 0);
 });

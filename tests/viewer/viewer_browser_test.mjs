@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Browser test of the web viewer: headless Debian chromium driven by playwright-core.
 //   node viewer_browser_test.mjs VIEWER_DIR URL_OF_A_SYNTHETIC_DISTRIBUTED_RUN URL_OF_A_BROKEN_RUN
-//        [URL_OF_A_REAL_DISTRIBUTED_RUN]
+//        [URL_OF_A_REAL_DISTRIBUTED_RUN [URL_OF_A_RUN_WITH_ELASTIC_BODIES]]
 // The first URL serves a small synthetic run with the distributed-run stats (docs/viewer.md),
 // the second a single-machine run whose frames.jsonl has an unreadable line, the optional third
 // a run of `concord run --workers 2`. Checks: the page loads without console errors; Play
@@ -10,16 +10,19 @@
 // partition planes and overlap slabs of the frame on screen are drawn; the real run colours by
 // its per-body contact counts (stats.body_contacts); a single-machine run
 // offers neither; an unreadable frame and a missing output directory give readable messages,
-// not a blank page. Prints "N passed, M failed" and exits 1 on any failure.
+// not a blank page; a run with reduced elastic bodies (the fifth URL, docs/elastic.md) draws them
+// at x = p + A (X + Phi eta) as computed here from its files, and their shape on screen changes
+// with the frame. Prints "N passed, M failed" and exits 1 on any failure.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [viewerDir, goodUrl, brokenUrl, distributedUrl] = process.argv.slice(2);
+const [viewerDir, goodUrl, brokenUrl, distributedUrl, elasticUrl] = process.argv.slice(2);
 const { chromium } = createRequire(join(viewerDir, 'package.json'))('playwright-core');
 const { rampColour, workerColour } = await import(pathToFileURL(join(viewerDir, 'src', 'palette.js')).href);
+const { parseObj } = await import(pathToFileURL(join(viewerDir, 'src', 'obj_parser.js')).href);
 
 let passed = 0, failed = 0;
 function check(name, ok, detail = '') {
@@ -131,6 +134,75 @@ async function checkDistributedRun(url) {
   await page.close();
 }
 
+
+/**
+ * A run with reduced elastic bodies (`concord run scenes/elastic-cantilever.json`): the vertices
+ * the page sends to the GPU are x = p + A (X + Phi eta), computed here from the run's own OBJ,
+ * mode and frame files; the deformation is visible in the picture; uploading only the elastic
+ * bodies' part of the vertex buffer on a frame change draws what a full upload draws.
+ */
+async function checkElasticRun(url) {
+  const get = async (path) => (await fetch(new URL(`data/${path}`, url))).text();
+  const bodies = JSON.parse(await get('bodies.json'));
+  const lines = (await get('frames.jsonl')).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const elastic = bodies.map((b, i) => ((b.dofs ?? 12) > 12 ? i : -1)).filter((i) => i >= 0);
+  const { page, problems } = await openViewer(url);
+  const state = await page.evaluate(() => ({ ...window.concordViewer }));
+  check('elastic run: loads', state.state === 'ready' && state.frameCount === lines.length,
+    `${state.bodyCount} bodies, ${state.frameCount} frames`);
+  check('elastic run: no console errors', problems.length === 0, problems.join(' | '));
+  check('elastic run: elastic bodies found', elastic.length > 0 && JSON.stringify(state.elasticBodies) === JSON.stringify(elastic),
+    JSON.stringify(state.elasticBodies));
+  const last = lines.length - 1;
+  for (const b of elastic) {
+    const mesh = parseObj(await get(bodies[b].mesh), bodies[b].mesh);
+    const { num_modes: m, values } = JSON.parse(await get(bodies[b].modes));
+    // World vertices of frame f: the affine part alone, and with the modes.
+    const world = (f, withModes) => {
+      const q = lines[f].q[b];
+      const out = [];
+      for (let v = 0; v < mesh.positions.length / 3; ++v) {
+        const X = [0, 1, 2].map((i) => mesh.positions[3 * v + i] +
+          (withModes ? values.slice((3 * v + i) * m, (3 * v + i + 1) * m).reduce((s, phi, k) => s + phi * q[12 + k], 0) : 0));
+        for (let r = 0; r < 3; ++r) out.push(q[r] + q[3 + 3 * r] * X[0] + q[4 + 3 * r] * X[1] + q[5 + 3 * r] * X[2]);
+      }
+      return out;
+    };
+    const furthest = (a, c) => a.reduce((d, x, i) => Math.max(d, Math.abs(x - c[i])), 0);
+    for (const f of [0, last, 0]) {
+      await page.evaluate((k) => window.concordViewer.seek(k), f);
+      const drawn = await page.evaluate((k) => window.concordViewer.drawnVertices(k), b);
+      // Single-precision floats in the page: 1e-4 m is ~ 100 ulps on coordinates of order 1.
+      const error = furthest(drawn, world(f, true));
+      check(`elastic run: body ${b} frame ${f} drawn at p + A (X + Phi eta)`, drawn.length === mesh.positions.length && error < 1e-4,
+        `largest error ${error.toExponential(2)} m, deformation ${furthest(world(f, true), world(f, false)).toExponential(2)} m`);
+    }
+    const deformation = furthest(world(last, true), world(last, false));
+    check(`elastic run: body ${b} deforms visibly by frame ${last}`, deformation > 0.01, `${deformation.toFixed(4)} m`);
+  }
+  // The picture: frame 0, the last frame (only the elastic ranges uploaded), the last frame again
+  // after a full upload (same pixels), frame 0 again (same pixels as before).
+  const shot = async (f, full = false) => {
+    // The count of pictures drawn before the change, read in the same task (no picture between).
+    const n = await page.evaluate(([k, all]) => {
+      const before = window.concordViewer.renderedFrames;
+      window.concordViewer.seek(k);
+      if (all) window.concordViewer.uploadAllPositions();
+      return before;
+    }, [f, full]);
+    await page.waitForFunction((k) => window.concordViewer.renderedFrames > k, n, { timeout: 10000 });
+    return page.locator('#canvas').screenshot();
+  };
+  const first = await shot(0), moved = await shot(last), reloaded = await shot(last, true), back = await shot(0);
+  check('elastic run: the picture changes between frames', !first.equals(moved));
+  check('elastic run: uploading only the elastic ranges draws what a full upload draws', moved.equals(reloaded));
+  check('elastic run: back at frame 0 the picture is frame 0\'s', first.equals(back));
+  const content = await canvasContent(page);
+  check('elastic run: canvas is not blank', content.share > 0.02, `${(100 * content.share).toFixed(1)}% non-background`);
+  check('elastic run: still no console errors', problems.length === 0, problems.join(' | '));
+  await page.close();
+}
+
 try {
   // --- a good run ---------------------------------------------------------------------------
   const { page, problems } = await openViewer(goodUrl);
@@ -209,6 +281,7 @@ try {
   await missing.page.close();
 
   if (distributedUrl) await checkDistributedRun(distributedUrl);
+  if (elasticUrl) await checkElasticRun(elasticUrl);
 } catch (e) {
   check('browser session', false, e.message.split('\n')[0]);
 } finally {

@@ -13,15 +13,22 @@
 // Software renderers (SwiftShader) pay per triangle submitted, culled or not, about 0.2 µs for
 // the vertex stage and 0.35 µs more for a drawn one, whatever its size; this is where their time
 // goes. The affine maps are still applied on the GPU.
+//
+// Reduced elastic bodies (docs/elastic.md) place a vertex at x = p + A (X + Phi eta). Their
+// local deformed positions X + Phi eta are computed here on the CPU whenever the frame shown
+// changes (applyFrame) and only their ranges of the position attribute are uploaded; the affine
+// map stays on the GPU like every other body's. Such bodies are few and small, so this costs
+// little. They are always drawn at full detail (the levels of detail were measured on the rest
+// shape), and their bounding sphere and triangle planes for the view and facing tests are
+// recomputed from the deformed positions of the frame.
 import * as THREE from 'three';
-import { rowOffset } from './frames.js';
+import { modalOffset, rowOffset } from './frames.js';
 
 const BODIES_PER_ROW = 1024;  // texture rows of 4 * 1024 texels: well inside WebGL2 limits
 const CULLED = 255;           // level code of a body outside the view
 
-/** Per triangle of `indices`: unit normal (CCW) and its dot product with the first corner. */
-function trianglePlanes(p, indices) {
-  const planes = new Float32Array((indices.length / 3) * 4);
+/** Per triangle of `indices`: unit normal (CCW) and its dot product with the first corner (into `planes`). */
+function trianglePlanes(p, indices, planes = new Float32Array((indices.length / 3) * 4)) {
   for (let k = 0, t = 0; k < indices.length; k += 3, t += 4) {
     const i = 3 * indices[k], j = 3 * indices[k + 1], l = 3 * indices[k + 2];
     const ex = p[j] - p[i], ey = p[j + 1] - p[i + 1], ez = p[j + 2] - p[i + 2];
@@ -34,6 +41,18 @@ function trianglePlanes(p, indices) {
     planes[t + 3] = nx * p[i] + ny * p[i + 1] + nz * p[i + 2];
   }
   return planes;
+}
+
+/** Sphere around local positions p: centre of their box (`box`, computed if not given), radius to the farthest. */
+function boundingSphere(p, box = new THREE.Box3().setFromArray(p), sphere = { centre: new THREE.Vector3(), radius: 0 }) {
+  const centre = box.getCenter(sphere.centre);
+  let r2 = 0;
+  for (let k = 0; k < p.length; k += 3) {
+    const dx = p[k] - centre.x, dy = p[k + 1] - centre.y, dz = p[k + 2] - centre.z;
+    r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
+  }
+  sphere.radius = Math.sqrt(r2);
+  return sphere;
 }
 
 /**
@@ -80,15 +99,7 @@ export class BodyScene {
     });
 
     // Bounding sphere of each distinct mesh in its local coordinates (for the view test).
-    this.meshSphere = output.meshes.map((m, i) => {
-      const centre = this.localBounds[i].getCenter(new THREE.Vector3());
-      let r2 = 0;
-      for (let k = 0; k < m.positions.length; k += 3) {
-        const dx = m.positions[k] - centre.x, dy = m.positions[k + 1] - centre.y, dz = m.positions[k + 2] - centre.z;
-        r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
-      }
-      return { centre, radius: Math.sqrt(r2) };
-    });
+    this.meshSphere = output.meshes.map((m, i) => boundingSphere(m.positions, this.localBounds[i]));
 
     let vertexCount = 0;
     this.vertexStart = new Uint32Array(this.bodyCount);
@@ -107,8 +118,35 @@ export class BodyScene {
       positions.set(m.positions, 3 * this.vertexStart[b]);
       bodyIndex.fill(b, this.vertexStart[b], this.vertexStart[b] + m.positions.length / 3);
     }
+    // Reduced elastic bodies: output.modes[b] = {count: m, values} (output_loader.js parseModes).
+    this.elastic = [];
+    this.elasticOf = new Int32Array(this.bodyCount).fill(-1);  // body -> index in this.elastic
+    for (let b = 0; b < this.bodyCount; ++b) {
+      const modes = output.modes?.[b];
+      if (!modes || modes.count === 0) continue;
+      const m = output.meshes[this.bodyMesh[b]];
+      const count = m.positions.length / 3;
+      if (modes.values.length !== 3 * count * modes.count || this.frames.modalCount?.[b] !== modes.count) {
+        throw new Error(`body ${b}: its ${modes.count} modes do not match its mesh or its frame rows`);
+      }
+      // Vertex mean of each mode's displacement: the deformed centroid is X̄ + (mean Phi) eta.
+      const meanMode = new Float64Array(3 * modes.count);
+      for (let v = 0; v < count; ++v) {
+        for (let i = 0; i < 3 * modes.count; ++i) meanMode[i] += modes.values[3 * v * modes.count + i] / count;
+      }
+      this.elasticOf[b] = this.elastic.length;
+      this.elastic.push({
+        body: b, start: this.vertexStart[b], count, modes, meanMode, rest: m.positions, indices: m.indices,
+        local: positions.subarray(3 * this.vertexStart[b], 3 * (this.vertexStart[b] + count)),
+        scratch: new Float32Array(3 * count),
+        sphere: { centre: new THREE.Vector3(), radius: 0 },
+        levels: [{ indices: m.indices, error: 0, count: m.indices.length, planes: null }],
+      });
+    }
     const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+    this.positionAttribute = new THREE.BufferAttribute(positions, 3);
+    if (this.elastic.length > 0) this.positionAttribute.setUsage(THREE.DynamicDrawUsage);
+    geometry.setAttribute('position', this.positionAttribute);
     geometry.setAttribute('bodyIndex', new THREE.BufferAttribute(bodyIndex, 1));
     // The index buffer drawn: at most every body at full detail; rebuilt by updateDrawList.
     const IndexArray = this.wideIndices ? Uint32Array : Uint16Array;
@@ -121,6 +159,7 @@ export class BodyScene {
     this.coarse = false;  // whether the last draw list had any body at a coarser level than 0
     this.meshPositions = output.meshes.map((m) => m.positions);
     this.setLevels(output.meshes.map((m) => [{ indices: m.indices, error: 0 }]));
+    for (const e of this.elastic) this.updateElasticShape(e);  // the rest shape until applyFrame
     // Until the first updateDrawList: every body at full detail.
     for (let b = 0, n = 0; b < this.bodyCount; ++b) {
       const { indices } = output.meshes[this.bodyMesh[b]];
@@ -224,7 +263,8 @@ void main() {
     for (let b = 0; b < this.bodyCount; ++b) {
       const o = rowOffset(this.frames, f, b);
       for (let k = 0; k < 9; ++k) a[k] = q[o + 3 + k];
-      const { centre: c, radius } = this.meshSphere[this.bodyMesh[b]];
+      const e = this.elasticOf[b] >= 0 ? this.elastic[this.elasticOf[b]] : null;
+      const { centre: c, radius } = e ? e.sphere : this.meshSphere[this.bodyMesh[b]];
       const stretch = largestStretch(a);
       sphere.center.set(q[o] + a[0] * c.x + a[1] * c.y + a[2] * c.z,
                         q[o + 1] + a[3] * c.x + a[4] * c.y + a[5] * c.z,
@@ -234,7 +274,7 @@ void main() {
         this.drawnLevel[b] = CULLED;
         continue;
       }
-      const levels = this.meshLevels[this.bodyMesh[b]];
+      const levels = e ? e.levels : this.meshLevels[this.bodyMesh[b]];  // an elastic body: full detail only
       let level = 0;
       if (pixels > 0 && perUnit > 0) {
         const nearest = toCentre.subVectors(sphere.center, eye).dot(forward) - sphere.radius;
@@ -294,6 +334,35 @@ void main() {
       t[d + 8] = q[o + 9]; t[d + 9] = q[o + 10]; t[d + 10] = q[o + 11]; t[d + 11] = q[o + 2];
     }
     this.texture.needsUpdate = true;
+    if (this.elastic.length === 0) return;
+    // Elastic bodies: their deformed local positions, uploaded range by range.
+    const attribute = this.positionAttribute;
+    attribute.clearUpdateRanges();
+    for (const e of this.elastic) {
+      this.deformedLocal(e, f, e.local);
+      this.updateElasticShape(e);
+      attribute.addUpdateRange(3 * e.start, 3 * e.count);
+    }
+    attribute.needsUpdate = true;
+  }
+
+  /** Elastic body e's local deformed positions X + Phi eta in frame f, into out (3 per vertex). */
+  deformedLocal(e, f, out) {
+    const { rest, count } = e;
+    const m = e.modes.count, phi = e.modes.values;
+    const eta = this.frames.modal, o = modalOffset(this.frames, f, e.body);
+    for (let r = 0, j = 0; r < 3 * count; ++r) {
+      let x = rest[r];
+      for (let k = 0; k < m; ++k, ++j) x += phi[j] * eta[o + k];
+      out[r] = x;
+    }
+    return out;
+  }
+
+  /** Bounding sphere and triangle planes of elastic body e from its current local positions. */
+  updateElasticShape(e) {
+    boundingSphere(e.local, undefined, e.sphere);
+    e.levels[0].planes = trianglePlanes(e.local, e.indices, e.levels[0].planes ?? undefined);
   }
 
   /** colours: Float32Array of bodyCount * 3 RGB values in [0, 1]. */
@@ -308,23 +377,49 @@ void main() {
     this.texture.needsUpdate = true;
   }
 
+  /**
+   * World positions of body b's vertices as they are sent to the GPU now (position attribute
+   * mapped by the texture's [A | p]): 3 numbers per vertex. For scripts and tests.
+   */
+  drawnVertices(b) {
+    const p = this.positionAttribute.array, t = this.texels, d = 16 * b;
+    const end = b + 1 < this.bodyCount ? this.vertexStart[b + 1] : p.length / 3;
+    const out = [];
+    for (let v = this.vertexStart[b]; v < end; ++v) {
+      const x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2];
+      out.push(t[d] * x + t[d + 1] * y + t[d + 2] * z + t[d + 3],
+               t[d + 4] * x + t[d + 5] * y + t[d + 6] * z + t[d + 7],
+               t[d + 8] * x + t[d + 9] * y + t[d + 10] * z + t[d + 11]);
+    }
+    return out;
+  }
+
   /** World position of body b's vertex centroid in frame f, into out (Vector3). */
   centroid(f, b, out) {
     const q = this.frames.q;
     const o = rowOffset(this.frames, f, b);
     const c = this.localCentroid;
-    const x = c[3 * b], y = c[3 * b + 1], z = c[3 * b + 2];
+    let x = c[3 * b], y = c[3 * b + 1], z = c[3 * b + 2];
+    if (this.elasticOf[b] >= 0) {  // plus the mean displacement of the vertices, (mean Phi) eta
+      const { modes: { count: m }, meanMode } = this.elastic[this.elasticOf[b]];
+      const eta = this.frames.modal, e0 = modalOffset(this.frames, f, b);
+      for (let k = 0; k < m; ++k) {
+        x += meanMode[k] * eta[e0 + k]; y += meanMode[m + k] * eta[e0 + k]; z += meanMode[2 * m + k] * eta[e0 + k];
+      }
+    }
     return out.set(q[o] + q[o + 3] * x + q[o + 4] * y + q[o + 5] * z,
                    q[o + 1] + q[o + 6] * x + q[o + 7] * y + q[o + 8] * z,
                    q[o + 2] + q[o + 9] * x + q[o + 10] * y + q[o + 11] * z);
   }
 
-  /** World box around every body in frame f (the local boxes' corners mapped). */
+  /** World box around every body in frame f (the local boxes' corners mapped; elastic bodies deformed). */
   bounds(f, box = new THREE.Box3()) {
     const corner = new THREE.Vector3();
+    const deformedBox = new THREE.Box3();
     const q = this.frames.q;
     for (let b = 0; b < this.bodyCount; ++b) {
-      const lb = this.localBounds[this.bodyMesh[b]];
+      const e = this.elasticOf[b] >= 0 ? this.elastic[this.elasticOf[b]] : null;
+      const lb = e ? deformedBox.setFromArray(this.deformedLocal(e, f, e.scratch)) : this.localBounds[this.bodyMesh[b]];
       const o = rowOffset(this.frames, f, b);
       for (let k = 0; k < 8; ++k) {
         const x = k & 1 ? lb.max.x : lb.min.x, y = k & 2 ? lb.max.y : lb.min.y, z = k & 4 ? lb.max.z : lb.min.z;

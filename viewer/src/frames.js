@@ -1,7 +1,7 @@
 // Parses frames.jsonl into flat typed arrays: the viewer touches every body of a frame 60 times
 // a second, so the per-frame data must not be a tree of small JS objects.
 
-const AFFINE = 12;  // p (3) then A row-major (9); extra coordinates of reduced bodies are not drawn
+const AFFINE = 12;  // p (3) then A row-major (9)
 
 function isVec3(v) {
   return Array.isArray(v) && v.length === 3 && v.every(Number.isFinite);
@@ -53,11 +53,26 @@ function perBody(stats, key, bodyCount) {
 /**
  * Reads every line of frames.jsonl. A line that cannot be read ends the parse: the frames before
  * it are kept and `error` says "frames.jsonl: line N: ..." so the page can show what went wrong.
+ *
+ * `dofs` (optional, per body; bodies.json "dofs") is the number of coordinates of each body's
+ * rows: 12 for an affine body, 12 + m for a reduced elastic body (docs/elastic.md), whose row is
+ * the 12 affine numbers then its m modal coordinates eta. An elastic body's row must have exactly
+ * its dofs numbers; its eta go to `modal` (see modalOffset). Rows of other bodies need at least 12.
  */
-export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
+export function parseFrames(text, bodyCount, source = 'frames.jsonl', dofs = null) {
   const lines = text.split('\n');
   const capacity = lines.length;
   const q = new Float32Array(capacity * bodyCount * AFFINE);
+  // Modal coordinates: per frame, the elastic bodies' eta one after the other.
+  const modalStart = new Int32Array(bodyCount);
+  const modalCount = new Int32Array(bodyCount);
+  let modalPerFrame = 0;
+  for (let b = 0; b < bodyCount; ++b) {
+    modalStart[b] = modalPerFrame;
+    modalCount[b] = dofs && dofs[b] > AFFINE ? dofs[b] - AFFINE : 0;
+    modalPerFrame += modalCount[b];
+  }
+  const modal = new Float32Array(capacity * modalPerFrame);
   const times = new Float64Array(capacity);
   const frameNumbers = new Int32Array(capacity);
   const stats = [];
@@ -91,13 +106,18 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
       const base = count * bodyCount * AFFINE;
       for (let b = 0; b < bodyCount; ++b) {
         const row = rec.q[b];
+        const m = modalCount[b];
+        if (m > 0 && (!Array.isArray(row) || row.length !== AFFINE + m)) {
+          throw new Error(`q[${b}]: expected ${AFFINE + m} numbers (12 affine, ${m} modal; bodies.json "dofs")`);
+        }
         if (!Array.isArray(row) || row.length < AFFINE) {
           throw new Error(`q[${b}]: expected at least ${AFFINE} numbers`);
         }
-        for (let k = 0; k < AFFINE; ++k) {
+        for (let k = 0; k < AFFINE + m; ++k) {
           const x = row[k];
           if (!Number.isFinite(x)) throw new Error(`q[${b}][${k}]: not a finite number`);
-          q[base + b * AFFINE + k] = x;
+          if (k < AFFINE) q[base + b * AFFINE + k] = x;
+          else modal[count * modalPerFrame + modalStart[b] + k - AFFINE] = x;
         }
       }
       const partition = parsePartition(s);
@@ -138,6 +158,10 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl') {
     times: times.subarray(0, count),
     frameNumbers: frameNumbers.subarray(0, count),
     q: q.subarray(0, count * bodyCount * AFFINE),
+    modal: modal.subarray(0, count * modalPerFrame),
+    modalStart,
+    modalCount,  // per body: number of modal coordinates (0 for an affine body)
+    modalPerFrame,
     stats,
     partitions,
     workers: workers && workers.subarray(0, count * bodyCount),  // from stats.owners
@@ -177,6 +201,11 @@ function workerCount(stats, workers, n) {
   for (const st of stats) if (Number.isInteger(st.workers)) w = Math.max(w, st.workers);
   if (workers) for (let i = 0; i < n; ++i) w = Math.max(w, workers[i] + 1);
   return w;
+}
+
+/** Offset in frames.modal of body b's modal coordinates eta in frame f (frames.modalCount[b] of them). */
+export function modalOffset(frames, f, b) {
+  return f * frames.modalPerFrame + frames.modalStart[b];
 }
 
 /** Offset of body b's 12 numbers in frame f. */

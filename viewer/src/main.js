@@ -30,6 +30,7 @@ const api = {
   renderedFrames: 0,
   drawnTriangles: 0,  // triangles in the last picture (levels of detail and culling applied)
   lodReady: false,    // whether the levels of detail have been built
+  elasticBodies: [],  // indices of the reduced elastic bodies (drawn deformed)
 };
 window.concordViewer = api;
 
@@ -101,6 +102,7 @@ async function start() {
   world.add(bodies.group);
   api.bodyCount = bodies.bodyCount;
   api.triangleCount = bodies.triangleCount;
+  api.elasticBodies = bodies.elastic.map((e) => e.body);
   api.frameCount = frames.count;
 
   const box = bodies.bounds(0);
@@ -279,6 +281,17 @@ async function start() {
     owners: () => (frames.workers
       ? Array.from(frames.workers.subarray(api.frameIndex * bodies.bodyCount, (api.frameIndex + 1) * bodies.bodyCount))
       : null),
+    /** World positions of body b's vertices as sent to the GPU now (3 per vertex). */
+    drawnVertices: (b) => bodies.drawnVertices(b),
+    /**
+     * Uploads the whole position attribute once more and redraws (a frame change uploads only
+     * the elastic bodies' ranges): the browser test compares the two pictures.
+     */
+    uploadAllPositions: () => {
+      bodies.positionAttribute.clearUpdateRanges();
+      bodies.positionAttribute.needsUpdate = true;
+      dirty = true;
+    },
     /** The partition planes and overlap slabs drawn now (see PartitionObjects.describe). */
     partition: () => partition.describe(),
     /** Renders continuously for `ms` while playing and returns the frames drawn per second. */

@@ -1,5 +1,6 @@
 // Fetches an output directory (docs/cli.md "Output directory") over HTTP: scene.json,
-// bodies.json, meshes/*.obj and frames.jsonl. `base` is the directory's URL, ending in '/'.
+// bodies.json, meshes/*.obj, the mode files meshes/*.modes.json of reduced elastic bodies
+// (docs/elastic.md) and frames.jsonl. `base` is the directory's URL, ending in '/'.
 import { parseFrames } from './frames.js';
 import { parseObj } from './obj_parser.js';
 
@@ -29,8 +30,45 @@ function validateBodies(bodies) {
     if (!b || typeof b.name !== 'string' || typeof b.mesh !== 'string') {
       throw new Error(`bodies.json: body ${i}: expected {"name", "mesh", "motion"}`);
     }
+    if (b.dofs !== undefined && (!Number.isInteger(b.dofs) || b.dofs < 12)) {
+      throw new Error(`bodies.json: body ${i}: "dofs" must be an integer >= 12`);
+    }
+    if (b.modes !== undefined && typeof b.modes !== 'string') {
+      throw new Error(`bodies.json: body ${i}: "modes" must be a file name`);
+    }
+    if ((b.dofs ?? 12) > 12 && b.modes === undefined) {
+      throw new Error(`bodies.json: body ${i}: a body with ${b.dofs} coordinates needs a "modes" file`);
+    }
   });
   return bodies;
+}
+
+/**
+ * A mode file as `concord run` writes it (src/concord/io/output_writer.cpp): {"num_modes": m,
+ * "num_vertices": n, "values": [...]}, value (3 v + i) m + k being component i of mode k at vertex
+ * v. Returns {count: m, values: Float32Array} after checking it against the body's m = dofs - 12
+ * and its mesh's vertex count.
+ */
+export function parseModes(json, name, modeCount, vertexCount) {
+  if (!json || typeof json !== 'object' || !Array.isArray(json.values)) {
+    throw new Error(`${name}: expected {"num_modes", "num_vertices", "values"}`);
+  }
+  if (json.num_modes !== modeCount) {
+    throw new Error(`${name}: num_modes ${json.num_modes} does not match the body's ${modeCount + 12} coordinates`);
+  }
+  if (json.num_vertices !== vertexCount) {
+    throw new Error(`${name}: num_vertices ${json.num_vertices} does not match its mesh's ${vertexCount} vertices`);
+  }
+  if (json.values.length !== 3 * vertexCount * modeCount) {
+    throw new Error(`${name}: expected ${3 * vertexCount * modeCount} values, got ${json.values.length}`);
+  }
+  const values = new Float32Array(json.values.length);
+  for (let i = 0; i < values.length; ++i) {
+    const x = json.values[i];
+    if (!Number.isFinite(x)) throw new Error(`${name}: value ${i} is not a finite number`);
+    values[i] = x;
+  }
+  return { count: modeCount, values };
 }
 
 /** FNV-1a over the text: bodies whose OBJ files are identical share one GPU geometry. */
@@ -53,8 +91,9 @@ async function forEachLimited(n, limit, task) {
 }
 
 /**
- * Loads everything. Returns { scene, bodies, meshes, bodyMesh, frames }: `meshes` holds the
- * distinct meshes ({positions, indices}) and bodyMesh[b] is the index of body b's mesh in it.
+ * Loads everything. Returns { scene, bodies, meshes, bodyMesh, modes, frames }: `meshes` holds the
+ * distinct meshes ({positions, indices}), bodyMesh[b] is the index of body b's mesh in it, and
+ * modes[b] is body b's modes ({count, values}, see parseModes) or null for an affine body.
  * Throws Error with a one-line message for a missing or malformed scene.json, bodies.json or
  * mesh; a malformed frame line is reported in frames.error instead (earlier frames stay usable).
  * onMesh(mesh, index) is called for each distinct mesh as soon as it is read, so that work on it
@@ -93,9 +132,15 @@ export async function loadOutput(base, onProgress = () => {}, onMesh = () => {})
     if (++loaded % 50 === 0) onProgress(`meshes ${loaded} / ${bodies.length}`);
   });
 
+  const modes = await Promise.all(bodies.map(async (b, i) => {
+    if ((b.dofs ?? 12) <= 12) return null;
+    const json = await fetchJson(base + b.modes.split('/').map(encodeURIComponent).join('/'), b.modes);
+    return parseModes(json, b.modes, b.dofs - 12, meshes[bodyMesh[i]].positions.length / 3);
+  }));
+
   onProgress('reading frames.jsonl');
   const framesText = await fetchText(base + 'frames.jsonl', 'frames.jsonl');
-  const frames = parseFrames(framesText, bodies.length);
+  const frames = parseFrames(framesText, bodies.length, 'frames.jsonl', bodies.map((b) => b.dofs ?? 12));
   if (frames.count === 0 && !frames.error) frames.error = 'frames.jsonl: no frames';
-  return { scene, bodies, meshes, bodyMesh, frames };
+  return { scene, bodies, meshes, bodyMesh, modes, frames };
 }
