@@ -42,9 +42,9 @@ TEST(ElasticValidation, CantileverTipLoadDeflection) {
     // mode alone it is 12 / (beta_1 L)^4 = 0.9707). The simulation must land within 0.4 % of
     // it; the joints' penalty compliance (~1e-7 m) and the solver tolerance are far below.
     const double E = 2e8, rho = 1.0, g = 9.81, m_tip = 10.0, L = 1.0;
-    const double P = m_tip * g, I = second_moment(), w = rho * 0.01 * g;
+    const double P = m_tip * g, I = second_moment(), weight_per_length = rho * 0.01 * g;
     const double delta_tip = P * L * L * L / (3 * E * I);
-    const double delta_self = w * std::pow(L, 4) / (8 * E * I);
+    const double delta_self = weight_per_length * std::pow(L, 4) / (8 * E * I);
     for (int modes : {1, 4}) {
         json j = example("cantilever-tip-load");  // E = 2e8, rho = 1, a 10 kg ball-jointed weight
         ASSERT_EQ(j["modal_bases"]["rod"]["youngs_modulus"], E);
@@ -69,7 +69,9 @@ TEST(ElasticValidation, CantileverTipLoadDeflection) {
         for (int k = 0; k < modes; ++k)
             compliance += phi(1, k) * phi(1, k) / basis.modal_stiffness(k, k);
         const double fraction = compliance / (L * L * L / (3 * E * I));
-        if (modes == 1) EXPECT_NEAR(fraction, 12.0 / std::pow(cantilever_root(1), 4), 1e-6);
+        if (modes == 1) {
+            EXPECT_NEAR(fraction, 12.0 / std::pow(cantilever_root(1), 4), 1e-6);
+        }
         const double expected = fraction * (delta_tip + delta_self);
         EXPECT_NEAR(delta / expected, 1.0, 4e-3)
             << modes << " modes: delta " << delta << " expected " << expected << " (full EB "
