@@ -2,14 +2,7 @@
 # `concord export`: glTF binary (checked by the Khronos glTF-Validator and loaded by three.js's
 # GLTFLoader when scripts/setup.sh installed them), OBJ and PLY sequences, and bad input.
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok   $*"; passed=$((passed + 1)); }
+source "$2/tests/cli/data/checks.sh" "$@"
 
 bash "$src/tests/export/make_small_output.sh" "$tmp/out" 6
 
@@ -65,5 +58,4 @@ bad bad-format "--format" "$tmp/out" --format fbx
 printf '{"frame": 6, "time": 0.06, "q": [[0' >>"$tmp/out/frames.jsonl"
 bad truncated "frames.jsonl: line 7" "$tmp/out" --format gltf --out "$tmp/t.glb"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -2,14 +2,7 @@
 # `concord plot`: ADMM convergence from a synthetic trace (format in docs/export.md), per-frame
 # stats from an output directory, SVG and PNG, and one-line errors.
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok   $*"; passed=$((passed + 1)); }
+source "$2/tests/cli/data/checks.sh" "$@"
 
 # Three frames of a converging ADMM: residuals halve each iteration, frame f takes 6 + f.
 awk 'BEGIN {
@@ -55,5 +48,4 @@ bad not-a-trace "neither an output directory" "$tmp/other.jsonl" --out "$tmp/x.s
 echo '{"frame": 0, "iteration": 0, "primal_residual": "big", "dual_residual": 1}' >"$tmp/badtrace.jsonl"
 bad bad-trace-line "badtrace.jsonl: line 1: primal_residual" "$tmp/badtrace.jsonl" --out "$tmp/x.svg"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

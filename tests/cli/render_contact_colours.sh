@@ -6,14 +6,7 @@
 # colour of the ramp and the other one in its bottom colour. An older run without the key
 # renders in body colours with a note.
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok   $*"; passed=$((passed + 1)); }
+source "$2/tests/cli/data/checks.sh" "$@"
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 count_colours() { python3 "$src/tests/cli/data/count_colours.py" "$@"; }
 
@@ -67,5 +60,4 @@ out="$("$concord" render "$tmp/old" --frame 1 --color contacts --out "$tmp/old.p
     grep -q "no per-body contact counts in frames.jsonl (stats.body_contacts): using body colours" <<<"$out" &&
     [ -s "$tmp/old.png" ] && ok "older run: $out" || fail "older run: $out"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

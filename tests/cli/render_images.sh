@@ -2,14 +2,7 @@
 # `concord render`: one PNG of a frame, a numbered sequence (and an mp4 when ffmpeg is
 # installed), the colour modes, and one-line errors for bad input.
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok   $*"; passed=$((passed + 1)); }
+source "$2/tests/cli/data/checks.sh" "$@"
 
 # png_size FILE: "WIDTHxHEIGHT" from the IHDR chunk, or nothing for a file that is not a PNG.
 png_size() {
@@ -70,5 +63,4 @@ bad both-frame-options "excludes" "$tmp/out" --out "$tmp/x" --frame 1 --frames 1
 bad worker-single-machine "frames.jsonl: --color worker needs a distributed run" "$tmp/out" --out "$tmp/x.png" --color worker
 bad unwritable "cannot write PNG" "$tmp/out" --out "$tmp/no/such/dir/x.png"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,14 +4,7 @@
 # (odd sizes padded to even), and the frame rate asked for; --no-video makes none. Skipped
 # (exit 77) on a machine without ffmpeg/ffprobe; scripts/setup.sh installs them.
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok   $*"; passed=$((passed + 1)); }
+source "$2/tests/cli/data/checks.sh" "$@"
 for tool in ffmpeg ffprobe; do
     command -v "$tool" >/dev/null || { echo "SKIP: $tool not found (scripts/setup.sh installs ffmpeg)"; exit 77; }
 done
@@ -48,5 +41,4 @@ ffmpeg -v error -i "$tmp/seq/animation.mp4" -f framemd5 - 2>/dev/null | awk -F, 
     [ ! -e "$tmp/novideo/animation.mp4" ] && [ "$(ls "$tmp/novideo"/frame_*.png | wc -l)" -eq 3 ] &&
     ok "--no-video: PNGs only" || fail "--no-video"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -4,14 +4,7 @@
 # the defaults, shows frame 1's owners), and a one-line error with exit code 2 for a
 # single-machine run. Pixels are checked by decoding the PNG with python3's zlib.
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
-ok() { echo "ok   $*"; passed=$((passed + 1)); }
+source "$2/tests/cli/data/checks.sh" "$@"
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 
 "$concord" run "$src/scenes/box-stack.json" --frames 3 --workers 2 --out "$tmp/dist" >"$tmp/run.log" 2>&1 ||
@@ -69,5 +62,4 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <<<"$o")" -eq 1 ] && grep -q "frames.jsonl: --color worker needs a distributed run" <<<"$o" &&
     [ ! -e "$tmp/x.png" ] && ok "single-machine run: $o" || fail "single-machine run: rc $rc: $o"
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
