@@ -145,15 +145,7 @@ WorldState DistributedSimulation::capture_state() const {
 }
 
 void DistributedSimulation::restore_state(const WorldState& s) {
-    if (s.q.size() != q_.size() || s.q_dot.size() != q_dot_.size())
-        throw InputError("world state has " + std::to_string(s.q.size() / 12) +
-                         " bodies, the world has " + std::to_string(q_.size() / 12));
-    if (s.num_bodies >= 0 && s.num_bodies != model_.num_bodies())
-        throw InputError("world state has " + std::to_string(s.num_bodies) +
-                         " bodies, the world has " + std::to_string(model_.num_bodies()));
-    if (!s.q.allFinite() || !s.q_dot.allFinite() || !std::isfinite(s.time) ||
-        !std::isfinite(s.barrier_stiffness))
-        throw InputError("world state is not finite");
+    check_state_fits(s, model_.num_bodies(), q_.size());
     time_ = s.time;
     steps_ = s.steps;
     q_ = s.q;

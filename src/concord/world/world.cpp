@@ -141,15 +141,7 @@ WorldState World::Impl::capture() const {
 }
 
 void World::Impl::restore(const WorldState& s) {
-    if (s.q.size() != q.size() || s.q_dot.size() != q_dot.size())
-        throw InputError("world state has " + std::to_string(s.q.size()) +
-                         " coordinates, the world has " + std::to_string(q.size()));
-    if (s.num_bodies >= 0 && s.num_bodies != model.num_bodies())
-        throw InputError("world state has " + std::to_string(s.num_bodies) +
-                         " bodies, the world has " + std::to_string(model.num_bodies()));
-    if (!s.q.allFinite() || !s.q_dot.allFinite() || !std::isfinite(s.time) ||
-        !std::isfinite(s.barrier_stiffness))
-        throw InputError("world state is not finite");
+    check_state_fits(s, model.num_bodies(), q.size());
     time = s.time;
     steps = s.steps;
     q = s.q;

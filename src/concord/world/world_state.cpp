@@ -1,5 +1,6 @@
 #include "concord/world/world_state.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -43,6 +44,18 @@ bool WorldState::bitwise_equal(const WorldState& o) const {
     return same_bits(time, o.time) && steps == o.steps && same_bits(q, o.q) &&
            same_bits(q_dot, o.q_dot) && same_bits(barrier_stiffness, o.barrier_stiffness) &&
            time_step_level == o.time_step_level && level_successes == o.level_successes;
+}
+
+void check_state_fits(const WorldState& s, int num_bodies, Eigen::Index num_coordinates) {
+    if (s.q.size() != num_coordinates || s.q_dot.size() != num_coordinates)
+        throw InputError("world state has " + std::to_string(s.q.size()) +
+                         " coordinates, the world has " + std::to_string(num_coordinates));
+    if (s.num_bodies >= 0 && s.num_bodies != num_bodies)
+        throw InputError("world state has " + std::to_string(s.num_bodies) +
+                         " bodies, the world has " + std::to_string(num_bodies));
+    if (!s.q.allFinite() || !s.q_dot.allFinite() || !std::isfinite(s.time) ||
+        !std::isfinite(s.barrier_stiffness))
+        throw InputError("world state is not finite");
 }
 
 void save_world_state(const WorldState& s, const std::string& path) {

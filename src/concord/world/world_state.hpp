@@ -27,6 +27,11 @@ struct WorldState {
     bool bitwise_equal(const WorldState& other) const;
 };
 
+/// Throws InputError unless `state` can replace the state of a world with `num_bodies` bodies
+/// and `num_coordinates` entries in q and q_dot: the same sizes (and body count, when the state
+/// records it) and finite numbers. World and DistributedSimulation restore through it.
+void check_state_fits(const WorldState& state, int num_bodies, Eigen::Index num_coordinates);
+
 /// Writes the state to a binary file (magic, format version, coordinate and body counts, raw
 /// IEEE doubles in the machine's byte order, which the header records). Throws InputError naming the file when
 /// it cannot be written.
