@@ -97,7 +97,7 @@ int run_info(const InfoOptions& opt) {
     std::vector<AuditBody> audit_bodies;
     for (std::size_t i = 0; i < bodies.size(); ++i)
         audit_bodies.push_back({&bodies[i].mesh.faces, &placed[i]});
-    std::vector<AuditHalfSpace> planes;
+    std::vector<HalfSpace> planes;
     for (const PlaneSpec& p : scene.planes) planes.push_back({p.point, p.normal});
     const AuditResult audit = audit_intersections(audit_bodies, planes, 1);
     if (!audit.triangle_hits.empty()) {

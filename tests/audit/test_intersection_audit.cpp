@@ -49,12 +49,12 @@ std::vector<AuditBody> views(const std::vector<Mesh>& meshes) {
     return bodies;
 }
 
-AuditResult audit(const std::vector<Mesh>& meshes, const std::vector<AuditHalfSpace>& planes = {},
+AuditResult audit(const std::vector<Mesh>& meshes, const std::vector<HalfSpace>& planes = {},
                   int max_reports = 16) {
     return audit_intersections(views(meshes), planes, max_reports);
 }
 
-const AuditHalfSpace kGround{Vec3(0, 0, 0), Vec3(0, 0, 1)};
+const HalfSpace kGround{Vec3(0, 0, 0), Vec3(0, 0, 1)};
 
 }  // namespace
 
@@ -111,7 +111,7 @@ TEST(IntersectionAudit, OverlappingBoxesNameTheRightBodies) {
 TEST(IntersectionAudit, VertexBelowAPlaneIsNamed) {
     std::vector<Mesh> meshes = {unit_box_at(Vec3(0, 0, 0.5)), unit_box_at(Vec3(3, 0, 0.5))};
     meshes[1].vertices(5, 2) = -0.1;  // one corner of body 1 dips under the ground
-    const AuditHalfSpace wall{Vec3(-10, 0, 0), Vec3(1, 0, 0)};
+    const HalfSpace wall{Vec3(-10, 0, 0), Vec3(1, 0, 0)};
     const AuditResult r = audit(meshes, {wall, kGround});
     EXPECT_FALSE(r.clean);
     EXPECT_EQ(r.triangle_hit_count, 0);
@@ -133,7 +133,7 @@ TEST(IntersectionAudit, BodyExactlyOnAPlaneCountsAndOneStepAboveDoesNot) {
     EXPECT_TRUE(audit({box(Vec3(0, 0, tiny), Vec3(1, 1, 1))}, {kGround}).clean);
 
     // A tilted plane x + y + z = 1 (normal not normalised) through one corner of the box.
-    const AuditHalfSpace tilted{Vec3(1, 0, 0), Vec3(1, 1, 1)};
+    const HalfSpace tilted{Vec3(1, 0, 0), Vec3(1, 1, 1)};
     const AuditResult corner = audit({unit_box_at(Vec3(1, 0, 0))}, {tilted});
     ASSERT_EQ(corner.plane_hit_count, 1);
     EXPECT_EQ(corner.plane_hits[0], (PlaneHit{0, 0, 0}));
@@ -151,7 +151,7 @@ TEST(IntersectionAudit, ReportsArePrefixesIndependentOfThreadsAndLimit) {
     // A row of boxes, each penetrating the next two, so that one body has hits with several.
     std::vector<Mesh> meshes;
     for (int i = 0; i < 12; ++i) meshes.push_back(unit_box_at(Vec3(0.4 * i, 0.1 * i, 0.05 * i)));
-    const AuditResult all = audit(meshes, {AuditHalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, 100000);
+    const AuditResult all = audit(meshes, {HalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, 100000);
     ASSERT_GT(all.triangle_hit_count, 20);
     ASSERT_GT(all.plane_hit_count, 5);
     EXPECT_EQ(static_cast<std::int64_t>(all.triangle_hits.size()), all.triangle_hit_count);
@@ -168,7 +168,7 @@ TEST(IntersectionAudit, ReportsArePrefixesIndependentOfThreadsAndLimit) {
 
     for (int limit : {0, 1, 5, 17}) {
         const AuditResult some =
-            audit(meshes, {AuditHalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, limit);
+            audit(meshes, {HalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, limit);
         EXPECT_EQ(some.triangle_hit_count, all.triangle_hit_count);
         EXPECT_EQ(some.plane_hit_count, all.plane_hit_count);
         ASSERT_EQ(some.triangle_hits.size(), static_cast<std::size_t>(limit));
@@ -181,7 +181,7 @@ TEST(IntersectionAudit, ReportsArePrefixesIndependentOfThreadsAndLimit) {
     {
         tbb::global_control serial(tbb::global_control::max_allowed_parallelism, 1);
         const AuditResult one_thread =
-            audit(meshes, {AuditHalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, 100000);
+            audit(meshes, {HalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, 100000);
         EXPECT_EQ(one_thread.triangle_hits, all.triangle_hits);
         EXPECT_EQ(one_thread.plane_hits, all.plane_hits);
     }
@@ -208,7 +208,7 @@ TEST(IntersectionAudit, AgreesWithBruteForceOnRandomTriangleSoups) {
             m.faces.row(f) << 3 * f, 3 * f + 1, 3 * f + 2;
         }
     }
-    const std::vector<AuditHalfSpace> planes = {{Vec3(0, 0, 1), Vec3(0, 0, 1)},
+    const std::vector<HalfSpace> planes = {{Vec3(0, 0, 1), Vec3(0, 0, 1)},
                                                 {Vec3(6, 0, 0), Vec3(-1, -1, 0)}};
 
     std::vector<TriangleHit> expected;
@@ -261,7 +261,7 @@ TEST(IntersectionAudit, ManyBodiesOnlyTheMovedOneIsReported) {
 }
 
 TEST(IntersectionAudit, BadInputRaisesInputErrorNamingTheElement) {
-    auto message = [](const std::vector<Mesh>& meshes, const std::vector<AuditHalfSpace>& planes) {
+    auto message = [](const std::vector<Mesh>& meshes, const std::vector<HalfSpace>& planes) {
         try {
             audit(meshes, planes);
         } catch (const InputError& e) {
@@ -280,9 +280,9 @@ TEST(IntersectionAudit, BadInputRaisesInputErrorNamingTheElement) {
     meshes[0].vertices(6, 2) = std::nan("");
     EXPECT_EQ(message(meshes, {}), "audit: body 0 vertex 6 has a non-finite coordinate");
     meshes[0] = unit_box_at(Vec3(0, 0, 1));
-    EXPECT_EQ(message(meshes, {kGround, AuditHalfSpace{Vec3(0, 0, 0), Vec3(0, 0, 0)}}),
+    EXPECT_EQ(message(meshes, {kGround, HalfSpace{Vec3(0, 0, 0), Vec3(0, 0, 0)}}),
               "audit: plane 1 has a non-finite point or a zero or non-finite normal");
-    EXPECT_EQ(message(meshes, {AuditHalfSpace{Vec3(0, std::numeric_limits<double>::infinity(), 0),
+    EXPECT_EQ(message(meshes, {HalfSpace{Vec3(0, std::numeric_limits<double>::infinity(), 0),
                                               Vec3(0, 0, 1)}}),
               "audit: plane 0 has a non-finite point or a zero or non-finite normal");
     const std::vector<AuditBody> missing = {{nullptr, &meshes[0].vertices}};

@@ -6,14 +6,9 @@
 #include "concord/collision/broad_phase/candidates.hpp"
 #include "concord/collision/distance/distance_type.hpp"
 #include "concord/energy/contact_surface.hpp"
+#include "concord/geometry/half_space.hpp"
 
 namespace concord {
-
-/// A half-space the bodies stay above: dot(x - point, normal) > 0.
-struct HalfSpace {
-    Vec3 point = Vec3::Zero();
-    Vec3 normal = Vec3::UnitY();
-};
 
 /// A vertex that may come within dhat of a half-space during a step.
 struct PointPlaneCandidate {

@@ -19,7 +19,7 @@ OutputAuditSummary audit_output(const OutputReader& reader,
             throw InputError(reader.directory() + ": body '" + infos[b].name +
                              "': its modes file does not match its mesh");
     }
-    std::vector<AuditHalfSpace> planes;
+    std::vector<HalfSpace> planes;
     for (const PlaneSpec& p : reader.planes()) planes.push_back({p.point, p.normal});
 
     OutputAuditSummary summary;

@@ -40,9 +40,7 @@ void check_initial_state(const std::vector<AffineBody>& bodies, const ContactSur
             world[b].row(v) = affine_apply(q.segment<12>(12 * b), body.mesh.vertices.row(v).transpose()).transpose();
         audit_bodies[b] = {&body.mesh.faces, &world[b]};
     }
-    std::vector<AuditHalfSpace> audit_planes;
-    for (const auto& p : planes) audit_planes.push_back({p.point, p.normal});
-    const AuditResult audit = audit_intersections(audit_bodies, audit_planes, 64);
+    const AuditResult audit = audit_intersections(audit_bodies, planes, 64);
     for (const auto& hit : audit.triangle_hits) {
         if (is_static[hit.body_a] && is_static[hit.body_b]) continue;
         throw InputError("initial state: bodies " + quoted(bodies[hit.body_a].name) + " and " +

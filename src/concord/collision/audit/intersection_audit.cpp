@@ -19,7 +19,7 @@ namespace {
 
 // Serial on purpose: with several bad elements the message must name the same (first) one on
 // every run.
-void validate(std::span<const AuditBody> bodies, std::span<const AuditHalfSpace> planes) {
+void validate(std::span<const AuditBody> bodies, std::span<const HalfSpace> planes) {
     for (std::size_t b = 0; b < bodies.size(); ++b) {
         const std::string body = "audit: body " + std::to_string(b);
         if (bodies[b].faces == nullptr || bodies[b].vertices == nullptr)
@@ -140,7 +140,7 @@ struct PlaneHits {
 // A body's vertices against every plane. A plane is skipped when the exact value of
 // dot(x - point, normal) is positive at the corner of the vertex box that minimises it: it is
 // then positive at every vertex.
-PlaneHits audit_body_planes(const AuditBody& body, int b, std::span<const AuditHalfSpace> planes,
+PlaneHits audit_body_planes(const AuditBody& body, int b, std::span<const HalfSpace> planes,
                             std::size_t limit) {
     PlaneHits hits;
     const Eigen::Index num_vertices = body.vertices->rows();
@@ -171,7 +171,7 @@ PlaneHits audit_body_planes(const AuditBody& body, int b, std::span<const AuditH
 }  // namespace
 
 AuditResult audit_intersections(std::span<const AuditBody> bodies,
-                                std::span<const AuditHalfSpace> planes, int max_reports) {
+                                std::span<const HalfSpace> planes, int max_reports) {
     validate(bodies, planes);
     const std::size_t limit = static_cast<std::size_t>(std::max(max_reports, 0));
     const int num_bodies = static_cast<int>(bodies.size());

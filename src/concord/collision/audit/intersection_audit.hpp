@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "concord/geometry/half_space.hpp"
 #include "concord/math/types.hpp"
 
 namespace concord {
@@ -22,14 +23,6 @@ namespace concord {
 struct AuditBody {
     const Faces* faces = nullptr;        ///< F x 3 indices into *vertices
     const Vertices* vertices = nullptr;  ///< V x 3 world positions
-};
-
-/// A half-space boundary. The solid side is dot(x - point, normal) < 0; bodies must stay where
-/// dot(x - point, normal) > 0. The normal need not be exactly unit: the plane is the exact zero
-/// set of that expression for the stored doubles.
-struct AuditHalfSpace {
-    Vec3 point = Vec3::Zero();
-    Vec3 normal = Vec3::UnitY();
 };
 
 /// Two triangles of different bodies that share a point; body_a < body_b. Ordered by body pair
@@ -65,6 +58,6 @@ struct AuditResult {
 /// Raises InputError for a missing matrix, a face index out of range, a non-finite vertex, or a
 /// plane with a non-finite point or a zero or non-finite normal, naming the body and element.
 AuditResult audit_intersections(std::span<const AuditBody> bodies,
-                                std::span<const AuditHalfSpace> planes, int max_reports = 16);
+                                std::span<const HalfSpace> planes, int max_reports = 16);
 
 }  // namespace concord
