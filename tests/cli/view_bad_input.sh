@@ -3,14 +3,10 @@
 # output directory, a port in use, viewer assets that are not there. A broken frame line is only
 # a warning (the page shows the message and the frames before it).
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
+source "$2/tests/cli/data/checks.sh" "$@"
+# The shared set-up's trap, plus stopping a server still running.
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
 
 mkdir -p "$tmp/assets"
 echo '<html></html>' >"$tmp/assets/index.html"
@@ -27,8 +23,7 @@ check() {  # check NAME TEXT ARGS...: wants exit 2 and TEXT on one stderr line
     elif [ "$(wc -l <<<"$out")" -ne 1 ]; then
         fail "$name: expected one line, got: $out"
     else
-        echo "ok   $name: $out"
-        passed=$((passed + 1))
+        ok "$name: $out"
     fi
 }
 
@@ -47,7 +42,7 @@ check empty "no frames" "$tmp/empty"
 
 bash "$src/tests/export/make_small_output.sh" "$tmp/ok" 3
 out="$("$concord" view "$tmp/ok" --assets "$tmp/nothing-here" 2>&1 >/dev/null)"
-[ $? -eq 2 ] && grep -q "no index.html" <<<"$out" && { echo "ok   no-assets: $out"; passed=$((passed + 1)); } ||
+[ $? -eq 2 ] && grep -q "no index.html" <<<"$out" && ok "no-assets: $out" ||
     fail "no-assets: $out"
 
 # A port in use: hold one with a first server, then ask for the same port.
@@ -65,11 +60,9 @@ bash "$src/tests/export/make_small_output.sh" "$tmp/cut" 3
 printf '{"frame": 3, "time": 0.03, "q": [[0, 1' >>"$tmp/cut/frames.jsonl"
 out="$(timeout 20 "$concord" view "$tmp/cut" --assets "$tmp/assets" --max-seconds 0.5 2>&1)"
 if [ $? -eq 0 ] && grep -q "warning: .*frames.jsonl: line 4: .*the viewer shows the 3 frame(s) before it" <<<"$out"; then
-    echo "ok   truncated-line: warns and serves"
-    passed=$((passed + 1))
+    ok "truncated-line: warns and serves"
 else
     fail "truncated-line: $out"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -2,14 +2,10 @@
 # `concord view` end to end without a browser: it prints the URL, serves the viewer and the
 # output directory on 127.0.0.1, refuses paths outside them, and stops by itself (--max-seconds).
 set -uo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
+source "$2/tests/cli/data/checks.sh" "$@"
+# The shared set-up's trap, plus stopping a server still running.
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-failures=0
-passed=0
-fail() { echo "FAIL $*" >&2; failures=$((failures + 1)); }
 
 bash "$src/tests/export/make_small_output.sh" "$tmp/out" 4
 mkdir -p "$tmp/assets"
@@ -25,8 +21,7 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 [ -n "$url" ] || { cat "$tmp/stdout" "$tmp/stderr"; fail "no URL printed"; exit 1; }
-echo "ok   printed $(head -1 "$tmp/stdout")"
-passed=$((passed + 1))
+ok "printed $(head -1 "$tmp/stdout")"
 port="${url#http://127.0.0.1:}"
 port="${port%/}"
 
@@ -47,8 +42,7 @@ expect() {  # expect PATH STATUS [TEXT]
     elif grep -q secret <<<"$reply"; then
         fail "GET $1: leaked a file outside the served folders"
     else
-        echo "ok   GET $1 -> $2"
-        passed=$((passed + 1))
+        ok "GET $1 -> $2"
     fi
 }
 expect / 200 "test viewer"
@@ -67,11 +61,9 @@ rc=$?
 pid=""
 [ "$rc" -eq 0 ] || fail "view exited with $rc after SIGTERM"
 if grep -q "stopped after" "$tmp/stdout"; then
-    echo "ok   stops cleanly on SIGTERM"
-    passed=$((passed + 1))
+    ok "stops cleanly on SIGTERM"
 else
     fail "no stop message"
 fi
 
-echo "$passed passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
