@@ -280,6 +280,13 @@ function facingTriangles(positions, indices, row, eye, base, band = 0.05) {
 }
 
 /** Checks that `drawn` has every front triangle, and otherwise only nearly edge-on ones. */
+// The first `count` triangles of the scene's draw list, each as "i,j,k".
+function drawnKeys(scene, count) {
+  const keys = [];
+  for (let k = 0; k < 3 * count; k += 3) keys.push(Array.from(scene.drawIndices.subarray(k, k + 3)).join());
+  return keys;
+}
+
 function assertFacing(drawn, bodies) {
   const front = bodies.flatMap((b) => b.front), edgeOn = new Set(bodies.flatMap((b) => b.edgeOn));
   const set = new Set(drawn);
@@ -304,11 +311,6 @@ test('draw list: bodies outside the view and back faces are left out, far bodies
   scene.applyFrame(0);
   const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);  // at the origin, looking down -z
   camera.updateMatrixWorld();
-  const drawnKeys = (n) => {
-    const keys = [];
-    for (let k = 0; k < 3 * n; k += 3) keys.push(Array.from(scene.drawIndices.subarray(k, k + 3)).join());
-    return keys;
-  };
   // Full detail: exactly the triangles facing the camera, of the bodies in view.
   const full = scene.updateDrawList(camera, 500, 0);
   assert.equal(scene.coarse, false);
@@ -316,7 +318,7 @@ test('draw list: bodies outside the view and back faces are left out, far bodies
   const expected = [0, 1, 3, 4, 5].map((b) => facingTriangles(sphere.positions, sphere.indices, rows[b], [0, 0, 0], b * vertices));
   const facing = expected.reduce((n, b) => n + b.front.length, 0);
   assert.ok(facing > 5 * 30 && facing < 5 * 70, `${facing} facing triangles`);
-  assertFacing(drawnKeys(full), expected);
+  assertFacing(drawnKeys(scene, full), expected);
 
   scene.setLevels([buildLevels(sphere)]);
   const levels = scene.meshLevels[0];
@@ -336,7 +338,7 @@ test('draw list: bodies outside the view and back faces are left out, far bodies
   // Each body's chosen level, facing triangles only.
   const coarseExpected = [0, 1, 3, 4, 5].map((b) =>
     facingTriangles(sphere.positions, levels[scene.drawnLevel[b]].indices, rows[b], [0, 0, 0], b * vertices));
-  assertFacing(drawnKeys(drawn), coarseExpected);
+  assertFacing(drawnKeys(scene, drawn), coarseExpected);
   // Back to full detail.
   assert.equal(scene.updateDrawList(camera, 500, 0), full);
   assert.equal(scene.coarse, false);
@@ -388,11 +390,6 @@ test('elastic bodies: drawn at X + Phi eta, only their range uploaded, culled an
   // Facing: the mirrored body's front triangles are those of its deformed shape.
   const camera = new THREE.PerspectiveCamera(40, 1, 0.01, 1000);  // at the origin, looking down -z
   camera.updateMatrixWorld();
-  const drawnKeys = (count) => {
-    const keys = [];
-    for (let k = 0; k < 3 * count; k += 3) keys.push(Array.from(scene.drawIndices.subarray(k, k + 3)).join());
-    return keys;
-  };
   const deformed = new Float32Array(expected([0.05, 1]));
   const facing = [facingTriangles(sphere.positions, sphere.indices, at(-0.3, 0, -1), [0, 0, 0], 0),
     facingTriangles(deformed, sphere.indices, at(0, 0, -1), [0, 0, 0], n),
@@ -400,7 +397,7 @@ test('elastic bodies: drawn at X + Phi eta, only their range uploaded, culled an
   const rest = facingTriangles(sphere.positions, sphere.indices, at(0, 0, -1), [0, 0, 0], n);
   assert.ok(facing[1].front.filter((k) => rest.front.includes(k)).length < facing[1].front.length / 4,
     'the deformation changes which triangles face the camera');
-  assertFacing(drawnKeys(scene.updateDrawList(camera, 500, 0)), facing);
+  assertFacing(drawnKeys(scene, scene.updateDrawList(camera, 500, 0)), facing);
 
   // Levels of detail: a far elastic body stays at full detail, a rigid one as far does not.
   scene.setLevels([buildLevels(sphere)]);
