@@ -9,10 +9,26 @@ per subcommand. The numbers in docs/benchmarks.md ("Distributed solver") come fr
     scripts/bench_distributed.py --concord $C --jobs 2 penalty --modes fixed-rho --all-betas
     scripts/bench_distributed.py --concord $C rules                 # mass / stiffness / fixed
     scripts/bench_distributed.py --concord $C scaling               # 1, 2, 4, 8 workers (+ MPI 1-worker ADMM)
+    scripts/bench_distributed.py --concord $C --work /tmp/bench-s1000 --timeout 7200 scaling --scene bench/scenes/spheres-1000.json --frames 30
+    scripts/bench_distributed.py --concord $C --work /tmp/bench-s4000 --timeout 36000 scaling --scene bench/scenes/spheres-4000.json --frames 30
     scripts/bench_distributed.py --concord $C mpi                   # mpirun -np 2 vs -np 3
 
 Every run writes into --work (one directory per run, plus the variant scene and the log), so a
-table can be re-printed from existing outputs with --reuse. Python 3 standard library only.
+table can be re-printed from existing outputs with --reuse (a run whose command line or variant
+scene changed since is run again). Python 3 standard library only.
+
+The scaling table (paper Fig. 6, at CPU scale) is meant for bench/scenes/spheres-1000.json
+(1,024 icospheres of radius 0.1, 4 layers of 16 x 16) and bench/scenes/spheres-4000.json
+(4,096 = 4 x 32 x 32): equal spheres released on a close lattice (spacing 0.22) just above the
+floor of a square open container, falling at 0.5 m/s, so that contacts start in frame 1-2 and
+the lattice compresses layer by layer. `--layouts` picks the rows (1 = single machine, mpi1 =
+1-worker ADMM over mpirun -np 2, N = N slabs along x, grid2x2 = 2 x 2 cells across gravity,
+gridAxBxC = that grid), `--dense-from` the first frame of the averages (default: the first frame
+with contacts), `--extra` keys merged into every variant, e.g.
+`--extra '{"distributed": {"local_iterations": 3}}'`. Every run uses --threads 1 unless told.
+Single machine, --threads 1: spheres-1000 about 1-6 s per frame, spheres-4000 about 8-12 s
+per frame in its first frames; distributed runs take several times longer in all, so raise
+--timeout (seconds per run, default 900) as above.
 
 Why the variants are written as files: the CLI reads one scene; density, beta, adapt and
 rescale_dual are scene keys, so each grid point is the base scene with those keys replaced.
@@ -22,9 +38,12 @@ Relative mesh paths are made absolute so the variant can live in --work.
 import argparse
 import concurrent.futures
 import copy
+import hashlib
 import json
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -85,14 +104,45 @@ def write_variant(base, name, work, density=None, distributed=None, drop_distrib
     return path
 
 
-def read_frames(out_dir):
+def read_frames(out_dir, first=1, last=None):
+    """The stats of the saved frames first..last (frame numbers, inclusive; frame 0 is the
+    initial state and has no step)."""
+    return [stats for _, stats in read_numbered_frames(out_dir, first, last)]
+
+
+def read_numbered_frames(out_dir, first=1, last=None):
     frames = []
     with open(os.path.join(out_dir, "frames.jsonl")) as f:
         for line in f:
+            if not line.strip():
+                continue
             d = json.loads(line)
-            if d.get("frame", 0) > 0 and "stats" in d:
-                frames.append(d["stats"])
+            k = d.get("frame", 0)
+            if k >= max(first, 1) and (last is None or k <= last) and "stats" in d:
+                frames.append((k, d["stats"]))
     return frames
+
+
+def first_contact_frame(out_dir):
+    """Number of the first saved frame with contacts > 0, or None."""
+    try:
+        for k, stats in read_numbered_frames(out_dir):
+            if stats.get("contacts", 0) > 0:
+                return k
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def fingerprint(cmd):
+    """The command line plus a hash of every scene file it names, so that --reuse notices a
+    changed variant scene (--extra, another base scene) behind the same file name."""
+    files = {}
+    for c in cmd:
+        if c.endswith(".json") and os.path.isfile(c):
+            with open(c, "rb") as f:
+                files[c] = hashlib.sha256(f.read()).hexdigest()
+    return {"cmd": list(cmd), "scenes": files}
 
 
 def run_cli(args, cmd, name, reuse):
@@ -103,7 +153,11 @@ def run_cli(args, cmd, name, reuse):
     if reuse and os.path.exists(done):
         with open(done) as f:
             info = json.load(f)
-        return out_dir, info["wall"], info["error"]
+        # Outputs written before fingerprints were stored are reused as they are.
+        if "fingerprint" not in info or info["fingerprint"] == fingerprint(cmd):
+            return out_dir, info["wall"], info["error"]
+        print("  %s: command or scene changed since the stored run; running it again" % name,
+              file=sys.stderr, flush=True)
     start = time.monotonic()
     error = None
     with open(log, "w") as lf:
@@ -118,8 +172,38 @@ def run_cli(args, cmd, name, reuse):
             error = "timeout %gs" % args.timeout
     wall = time.monotonic() - start
     with open(done, "w") as f:
-        json.dump({"wall": wall, "error": error, "cmd": cmd}, f)
+        json.dump({"wall": wall, "error": error, "cmd": cmd, "fingerprint": fingerprint(cmd)}, f)
     return out_dir, wall, error
+
+
+def audit(args, name, reuse):
+    """`concord audit` of a run's output directory: 'clean', 'NOT clean (...)' or 'error (...)'.
+    Cached next to the run (NAME.audit) and reused with --reuse while the run is unchanged."""
+    out_dir = os.path.join(args.work, name)
+    done = os.path.join(args.work, name + ".done")
+    cache = os.path.join(args.work, name + ".audit")
+    if (reuse and os.path.exists(cache) and os.path.exists(done)
+            and os.path.getmtime(cache) >= os.path.getmtime(done)):
+        with open(cache) as f:
+            return json.load(f)["result"]
+    if not os.path.exists(os.path.join(out_dir, "frames.jsonl")):
+        return "— (no output)"
+    cmd = [args.concord, "audit", out_dir, "--quiet"]
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=args.timeout, start_new_session=True)
+        line = (p.stdout.strip().splitlines() or [""])[-1]
+        if p.returncode == 0:
+            result = "clean"
+        elif p.returncode == 1:
+            result = "NOT clean (%s)" % line.replace("audit: ", "")
+        else:
+            result = "error (exit %d: %s)" % (p.returncode, (p.stderr.strip() or line)[:200])
+    except subprocess.TimeoutExpired:
+        result = "error (timeout %gs)" % args.timeout
+    with open(cache, "w") as f:
+        json.dump({"result": result, "cmd": cmd}, f)
+    return result
 
 
 def concord_run(args, scene, name, workers=None, extra=()):
@@ -134,11 +218,12 @@ def concord_run(args, scene, name, workers=None, extra=()):
     return cmd
 
 
-def summarise(out_dir, wall, error):
-    """Per-run numbers; averages are per frame (one step of h, every retried attempt counted)."""
-    s = {"error": error, "wall": wall}
+def summarise(out_dir, wall, error, first=1, last=None):
+    """Per-run numbers; averages are per frame (one step of h, every retried attempt counted),
+    over the saved frames first..last."""
+    s = {"error": error, "wall": wall, "out_dir": out_dir}
     try:
-        frames = read_frames(out_dir)
+        frames = read_frames(out_dir, first, last)
     except (OSError, ValueError) as e:
         s["error"] = error or ("no frames.jsonl: %s" % e)
         return s
@@ -154,6 +239,7 @@ def summarise(out_dir, wall, error):
     s["merge_blocked"] = sum(f.get("merge_blocked", 0) for f in frames)
     s["contacts"] = sum(f.get("contacts", 0) for f in frames) / n
     s["newton"] = sum(f.get("newton_iterations", 0) for f in frames) / n
+    s["newton_max"] = max(f.get("newton_iterations", 0) for f in frames)
     s["t_frame"] = sum(f.get("t_frame", 0.0) for f in frames) / n
     if all("t_parallel" in f for f in frames):
         s["t_parallel"] = sum(f["t_parallel"] for f in frames) / n
@@ -210,7 +296,8 @@ def run_many(args, jobs):
 
 
 MODE_TEXT = {
-    "adapt": "residual-driven adaptation of ρ, dual rescaled",
+    "adapt": "the default adaptation: normalised residual balancing, s = (ρ/ρ⁰) |Δz|, dual rescaled",
+    "paper": "the paper's Eq. 12 literally (`adapt_rule: paper`), s = |Δz|, dual rescaled",
     "fixed-rho": "ρ = β m_b throughout, `adapt: false`",
     "no-rescale": "adaptation on, `rescale_dual: false`",
 }
@@ -221,13 +308,14 @@ def cmd_penalty(args):
     betas = [float(x) for x in args.betas.split(",")]
     modes = {
         "adapt": {"adapt": True, "rescale_dual": True},
+        "paper": {"adapt": True, "rescale_dual": True, "adapt_rule": "paper"},
         "fixed-rho": {"adapt": False},
         "no-rescale": {"adapt": True, "rescale_dual": False},
     }
     chosen = args.modes.split(",")
     jobs = []
     for mode in chosen:
-        mode_betas = betas if mode == "adapt" or args.all_betas else [args.ablation_beta]
+        mode_betas = betas if mode in ("adapt", "paper") or args.all_betas else [args.ablation_beta]
         for rho in densities:
             for beta in mode_betas:
                 name = "penalty-%s-d%g-b%g" % (mode, rho, beta)
@@ -239,7 +327,7 @@ def cmd_penalty(args):
           % (os.path.relpath(args.scene, ROOT), args.frames if args.frames else "scene's"))
     print("Average ADMM iterations per frame (* = retries, failed frames or errors; see log).\n")
     for mode in chosen:
-        mode_betas = betas if mode == "adapt" or args.all_betas else [args.ablation_beta]
+        mode_betas = betas if mode in ("adapt", "paper") or args.all_betas else [args.ablation_beta]
         if len(mode_betas) == 1 and len(chosen) > 1:
             continue  # only in the side-by-side table below
         print("**%s** (%s)\n" % (mode, MODE_TEXT[mode]))
@@ -284,65 +372,170 @@ def cmd_rules(args):
     print_notes(res)
 
 
-def scaling_layouts(spec):
-    """'1,2,4,8' or '8:2x2x2' entries -> list of (label, workers, distributed overrides)."""
+DEFAULT_LAYOUTS = "1,mpi1,2,4,8,grid2x2,grid2x2x2"
+
+
+def gravity_axis(scene_path):
+    """0, 1 or 2: the axis along which the scene's gravity mostly points (default y)."""
+    try:
+        with open(scene_path) as f:
+            g = json.load(f).get("gravity", [0, -9.81, 0])
+    except (OSError, ValueError):
+        g = [0, -9.81, 0]
+    a = max(range(3), key=lambda i: abs(g[i]))
+    return a if g[a] != 0 else 1
+
+
+def scaling_layouts(spec, up_axis=1):
+    """Comma-separated layouts -> list of dicts (kind, label, tag, workers, distributed overrides).
+
+    1 or single     the single-machine solver (`--workers 1`)
+    mpi1            1-worker ADMM over MPI (mpirun -np 2 ... --mpi)
+    N, Nx, Ny, Nz   N slabs along x (default), y or z
+    grid2x2         4 cells, 2 x 2 across gravity (y up: grid [2, 1, 2])
+    gridAxBxC       the grid [A, B, C] along x, y, z (e.g. grid2x2x1, grid2x2x2)
+    N:AxBxC         same as gridAxBxC (the earlier --workers syntax)
+    """
     out = []
-    for item in spec.split(","):
-        if ":" in item:
-            n, grid = item.split(":")
-            g = [int(x) for x in grid.split("x")]
-            out.append(("%s (grid %s)" % (n, grid), int(n), {"grid": g}))
+    for item in [x.strip() for x in spec.split(",") if x.strip()]:
+        m_slab = re.fullmatch(r"(\d+)([xyz]?)", item)
+        m_grid = re.fullmatch(r"(?:grid|(\d+):)(\d+)x(\d+)(?:x(\d+))?", item)
+        if item in ("1", "single"):
+            out.append({"kind": "single", "label": "1 (single machine)", "tag": "single",
+                        "workers": 1, "over": {}})
+        elif item == "mpi1":
+            out.append({"kind": "mpi1", "label": "1 (ADMM, mpirun -np 2)", "tag": "mpi-w1",
+                        "workers": 1, "over": {"workers": 1, "grid": [1, 1, 1]}})
+        elif m_slab:
+            n, axis = int(m_slab.group(1)), m_slab.group(2) or "x"
+            out.append({"kind": "dist", "label": "%d (%s slabs)" % (n, axis),
+                        "tag": "w%d-%s" % (n, axis), "workers": n,
+                        "over": {"workers": n, "axis": axis, "grid": [1, 1, 1]}})
+        elif m_grid:
+            a, b, c = int(m_grid.group(2)), int(m_grid.group(3)), m_grid.group(4)
+            if c is None:  # two counts: the cells across gravity
+                g = [1, 1, 1]
+                across = [i for i in range(3) if i != up_axis]
+                g[across[0]], g[across[1]] = a, b
+            else:
+                g = [a, b, int(c)]
+            n = g[0] * g[1] * g[2]
+            if m_grid.group(1) and int(m_grid.group(1)) != n:
+                raise SystemExit("layout %s: the grid has %d cells" % (item, n))
+            text = "x".join(str(x) for x in g)
+            out.append({"kind": "dist", "label": "%d (grid %s)" % (n, text),
+                        "tag": "w%d-grid%s" % (n, text), "workers": n,
+                        "over": {"workers": n, "grid": g}})
         else:
-            out.append((item + " (x slabs)" if item != "1" else "1", int(item), {"axis": "x"}))
+            raise SystemExit("unknown layout %r (expected 1, mpi1, N, Nx/Ny/Nz, grid2x2, "
+                             "gridAxBxC or N:AxBxC)" % item)
     return out
 
 
 def cmd_scaling(args):
+    stem = os.path.splitext(os.path.basename(args.scene))[0]
+    layouts = scaling_layouts(args.layouts or DEFAULT_LAYOUTS, gravity_axis(args.scene))
+    if not any(l["kind"] == "single" for l in layouts):
+        # The reference of the speed-up and of the dense range; always run.
+        layouts.insert(0, scaling_layouts("1")[0])
+    want_mpi = args.mpi_baseline
+    if want_mpi is None:
+        want_mpi = any(l["kind"] == "mpi1" for l in layouts)
+        if want_mpi and not args.layouts and shutil.which("mpirun") is None:
+            print("mpirun not found: no 1-worker ADMM row (install Open MPI or pass "
+                  "--no-mpi-baseline)\n", file=sys.stderr)
+            want_mpi = False
+    if want_mpi and not any(l["kind"] == "mpi1" for l in layouts):
+        layouts.insert(1, scaling_layouts("mpi1")[0])
+    if not want_mpi:
+        layouts = [l for l in layouts if l["kind"] != "mpi1"]
+    seen = set()
+    layouts = [l for l in layouts if not (l["tag"] in seen or seen.add(l["tag"]))]
+
     jobs = []
-    single = write_variant(args.scene, "scaling-single", args.work, drop_distributed=True)
-    jobs.append(("single", concord_run(args, single, "scaling-single"), "scaling-single"))
-    layouts = scaling_layouts(args.workers)
-    for label, n, over in layouts:
-        name = "scaling-w%d-%s" % (n, "grid" if "grid" in over else "x")
-        scene = write_variant(args.scene, name, args.work, distributed=dict(over, workers=n))
-        jobs.append((label, concord_run(args, scene, name, workers=n), name))
-    if args.mpi_baseline:
-        # In-process, workers = 1 means the single-machine solver; a 1-worker ADMM run (one
-        # worker holding every body, still iterating until dq < theta) is only reachable as
-        # mpirun -np 2.
-        scene = write_variant(args.scene, "scaling-mpi-w1", args.work, distributed={"workers": 1})
-        jobs.append(("mpi1", mpi_cmd(args, scene, "scaling-mpi-w1", 1), "scaling-mpi-w1"))
+    for l in layouts:
+        name = "scaling-%s-%s" % (stem, l["tag"])
+        l["name"] = name
+        if l["kind"] == "single":
+            scene = write_variant(args.scene, name, args.work, drop_distributed=True)
+            cmd = concord_run(args, scene, name, workers=1)
+        elif l["kind"] == "mpi1":
+            # In-process, workers = 1 means the single-machine solver; a 1-worker ADMM run (one
+            # worker holding every body, still iterating until dq < theta) is only reachable as
+            # mpirun -np 2.
+            scene = write_variant(args.scene, name, args.work, distributed=l["over"])
+            cmd = mpi_cmd(args, scene, name, 1)
+        else:
+            scene = write_variant(args.scene, name, args.work, distributed=l["over"])
+            cmd = concord_run(args, scene, name, workers=l["workers"])
+        jobs.append((l["tag"], cmd, name))
     res = run_many(args, jobs)
-    print("Scene `%s`, %s frames, in-process transport (workers take turns, so each worker's "
-          "compute time is measured alone), --threads %s.\n"
-          % (os.path.relpath(args.scene, ROOT), args.frames, args.threads))
-    sm = res["single"]
-    print("Workers = 1 is the single-machine solver (no ADMM); its t_parallel column is its t_frame. "
-          "A second single-machine run (scene without `distributed`): t_frame %.3f s, Newton "
-          "iterations %.1f, contacts %.1f per frame; the gap between the two is timing noise.\n" % (sm.get("t_frame", float("nan")), sm.get("newton", float("nan")),
-                            sm.get("contacts", float("nan"))))
-    print("| workers | ADMM it. / frame | max | shared bodies / worker | t_compute / worker (s/frame) "
-          "| t_sync (s/frame) | t_parallel (s/frame) | speedup vs single machine | vs 1-worker ADMM |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    if "mpi1" in res:
-        layouts = [layouts[0], ("1 (ADMM, mpirun -np 2)", 1, {})] + layouts[1:]
-        res["1 (ADMM, mpirun -np 2)"] = res.pop("mpi1")
-    base = res.get("1", {}).get("t_parallel")
-    base_admm = res.get("1 (ADMM, mpirun -np 2)", {}).get("t_parallel")
-    for label, n, _ in layouts:
-        s = res[label]
+
+    # The dense frames: from --dense-from, else from the single machine's first frame with
+    # contacts (else the earliest over the runs), to --dense-to or the end.
+    single = next(l for l in layouts if l["kind"] == "single")
+    first, how = args.dense_from, "--dense-from"
+    if first is None:
+        first = first_contact_frame(os.path.join(args.work, single["name"]))
+        how = "the single-machine run's first frame with contacts"
+        if first is None:
+            found = [k for k in (first_contact_frame(os.path.join(args.work, l["name"]))
+                                 for l in layouts) if k is not None]
+            first = min(found) if found else 1
+            how = ("the earliest first frame with contacts over the runs" if found
+                   else "no run has contacts: every frame")
+    dense = {}
+    for l in layouts:
+        s0 = res[l["tag"]]
+        s = summarise(s0["out_dir"], s0["wall"], s0["error"], first, args.dense_to)
+        s["audit"] = audit(args, l["name"], args.reuse) if not args.no_audit else "— (skipped)"
+        dense[l["tag"]] = s
+
+    print("Scene `%s`, %s frames, averages over frames %d-%s (%s), --threads %s. "
+          "In-process transport: the workers take turns, so each worker's compute time is "
+          "measured alone; t_parallel models N machines (sum over ADMM iterations of the "
+          "slowest worker, plus t_sync). The single machine's t_parallel is its t_frame.\n"
+          % (os.path.relpath(args.scene, ROOT),
+             args.frames if args.frames is not None else "scene's", first,
+             args.dense_to if args.dense_to is not None else "end", how, args.threads))
+    base = dense[single["tag"]].get("t_parallel")
+    mpi = next((dense[l["tag"]] for l in layouts if l["kind"] == "mpi1"), None)
+    base_admm = mpi.get("t_parallel") if mpi else None
+    head = ["layout", "t_parallel (s/frame)", "speed-up vs single machine"]
+    if mpi:
+        head.append("vs 1-worker ADMM")
+    head += ["ADMM it. / frame", "ADMM max", "Newton it. / frame", "shared bodies / worker",
+             "held bodies / worker", "contacts / frame", "t_compute / worker (s/frame)",
+             "t_sync (s/frame)", "audit"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    nref = dense[single["tag"]].get("frames")
+    for l in layouts:
+        s = dense[l["tag"]]
+        label = l["label"]
+        if s.get("frames") is not None and nref is not None and s["frames"] != nref:
+            label += " (%d frames)" % s["frames"]
         if "t_parallel" not in s:
-            print("| %s | %s | | | | | | | |" % (label, cell(s)))
+            row = [label, "— (%s)" % (s.get("error") or "no output")] + [""] * (len(head) - 3)
+            row.append(s["audit"])
+            print("| " + " | ".join(row) + " |")
             continue
-        tc = s.get("t_compute", [])
-        sh = s.get("shared", [])
-        print("| %s | %s | %d | %s | %s | %.3f | %.3f | %s | %s |" % (
-            label, cell(s) if label != "1" else "— (single machine)", s["admm_max"],
-            "%.1f" % (sum(sh) / len(sh)) if sh else "—",
-            "min %.3f / max %.3f" % (min(tc), max(tc)) if tc else "—",
-            s["t_sync"], s["t_parallel"],
-            "%.2f" % (base / s["t_parallel"]) if base else "—",
-            "%.2f" % (base_admm / s["t_parallel"]) if base_admm and label != "1" else "—"))
+        sh, held, tc = s.get("shared", []), s.get("bodies", []), s.get("t_compute", [])
+        row = [label, "%.3f" % s["t_parallel"],
+               "%.2f" % (base / s["t_parallel"]) if base else "—"]
+        if mpi:
+            row.append("%.2f" % (base_admm / s["t_parallel"])
+                       if base_admm and l["kind"] != "single" else "—")
+        single_row = l["kind"] == "single"
+        row += ["—" if single_row else cell(s),
+                "—" if single_row else "%d" % s["admm_max"],
+                "%.1f" % s["newton"],
+                "%.1f" % (sum(sh) / len(sh)) if sh else "—",
+                "%.1f" % (sum(held) / len(held)) if held else "—",
+                "%.0f" % s["contacts"],
+                "%.3f-%.3f" % (min(tc), max(tc)) if tc else "—",
+                "%.3f" % s["t_sync"], s["audit"]]
+        print("| " + " | ".join(row) + " |")
     print()
     print_notes(res)
 
@@ -435,13 +628,27 @@ def main():
     q.add_argument("--fixed-beta", type=float, default=None, help="also run fixed with this beta")
     q.set_defaults(func=cmd_rules)
 
-    q = sub.add_parser("scaling", help="strong scaling, in-process transport")
-    q.add_argument("--scene", default=SPHERES)
-    q.add_argument("--frames", type=int, default=20)
-    q.add_argument("--workers", default="1,2,4,8,4:2x2x1,8:2x2x2",
-                   help="1 = single machine; N = N slabs along x; N:AxBxC = grid")
-    q.add_argument("--no-mpi-baseline", dest="mpi_baseline", action="store_false",
+    q = sub.add_parser("scaling", help="strong scaling (paper Fig. 6), in-process transport",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Layouts (--layouts, comma-separated):\n" + scaling_layouts.__doc__.split("\n", 2)[2])
+    q.add_argument("--scene", default=SPHERES,
+                   help="base scene (default scenes/spheres-in-box.json; the Fig. 6 scenes are "
+                        "bench/scenes/spheres-1000.json and spheres-4000.json)")
+    q.add_argument("--frames", type=int, default=20,
+                   help="frames per run (default 20; 0 or negative: the scene's own)")
+    q.add_argument("--layouts", "--workers", dest="layouts", default=None,
+                   help="rows to run, default %s; the single machine always runs "
+                        "(it is the reference)" % DEFAULT_LAYOUTS)
+    q.add_argument("--dense-from", type=int, default=None,
+                   help="first frame of the averages (default: the single-machine run's first "
+                        "frame with contacts)")
+    q.add_argument("--dense-to", type=int, default=None, help="last frame of the averages (default: the last)")
+    q.add_argument("--mpi-baseline", dest="mpi_baseline", action="store_const", const=True, default=None,
+                   help="add the 1-worker ADMM run over MPI (mpirun -np 2); default: when the "
+                        "layouts name mpi1 (the default layouts do, if mpirun is found)")
+    q.add_argument("--no-mpi-baseline", dest="mpi_baseline", action="store_const", const=False,
                    help="skip the 1-worker ADMM run (it needs mpirun)")
+    q.add_argument("--no-audit", action="store_true", help="skip `concord audit` of each run")
     q.set_defaults(func=cmd_scaling)
 
     q = sub.add_parser("mpi", help="mpirun wall time, 1 vs 2 workers")
@@ -449,8 +656,15 @@ def main():
     q.add_argument("--frames", type=int, default=20)
     q.set_defaults(func=cmd_mpi)
 
+    for q in sub.choices.values():
+        q.add_argument("--extra", dest="extra_sub", default=None,
+                       help="JSON merged into every variant scene (after the global --extra)")
     args = p.parse_args()
+    if args.cmd == "scaling" and args.frames is not None and args.frames <= 0:
+        args.frames = None
     EXTRA.update(json.loads(args.extra))
+    if args.extra_sub:
+        deep_merge(EXTRA, json.loads(args.extra_sub))
     if EXTRA:
         print("Every scene variant has %s merged in.\n" % json.dumps(EXTRA))
     args.concord = os.path.abspath(args.concord)

@@ -111,3 +111,97 @@ TEST(DistributedStep, OneStepOnTwoAndFourWorkersMatchesTheSingleMachineStep) {
             << workers << " workers, " << st.distributed->admm_iterations << " ADMM iterations";
     }
 }
+
+namespace {
+
+// Total ADMM iterations of `steps` steps of a scene.
+int admm_iterations(const SceneSpec& s, int steps) {
+    DistributedWorld dw(s);
+    int total = 0;
+    for (int k = 0; k < steps; ++k) {
+        const StepStats& st = dw.step();
+        EXPECT_EQ(st.status, ConvergenceStatus::Converged) << "step " << k;
+        EXPECT_EQ(st.retries, 0) << "step " << k;
+        total += st.distributed->admm_iterations;
+    }
+    return total;
+}
+
+}  // namespace
+
+// One worker holds every body and shares none: its local problem does not depend on z, so it
+// is solved to convergence at once, Eq. 8 passes on the last Newton update, and the loop ends
+// after one iteration with the single-machine step (same solve, same tolerance).
+TEST(DistributedStep, OneWorkerAdmmIsTheSingleMachineStepInOneIteration) {
+    const SceneSpec s = bridge_scene();
+    const WorldModel model = build_world_model(s);
+    const double theta = 1e-6;
+    World single(s);
+    SolverParams p = single.solver_params();
+    p.step_tol = std::min(p.step_tol, 0.1 * theta);
+    single.set_solver_params(p);
+    DistributedWorld dw(with_workers(s, 1, theta));
+    for (int k = 0; k < 3; ++k) {
+        single.step();
+        const StepStats& st = dw.step();
+        EXPECT_EQ(st.distributed->admm_iterations, 1) << "step " << k;
+        EXPECT_LT(max_difference(model, state_of(dw), state_of(single)), theta) << "step " << k;
+    }
+}
+
+// Inexact local solves (a few Newton iterations per ADMM iteration) and exact ones (each local
+// problem solved to theta / 10) reach the same consensus step, within the theta of Eq. 8 up to
+// the conditioning measured by the test above.
+TEST(DistributedStep, InexactAndExactLocalSolvesAgree) {
+    const SceneSpec s = bridge_scene();
+    const WorldModel model = build_world_model(s);
+    const double theta = 1e-7;
+    for (int workers : {2, 4}) {
+        SceneSpec exact = with_workers(s, workers, theta);
+        exact.distributed.local_iterations = 0;
+        SceneSpec inexact = exact;
+        inexact.distributed.local_iterations = 2;
+        DistributedWorld a(exact), b(inexact);
+        const StepStats& sa = a.step();
+        const StepStats& sb = b.step();
+        EXPECT_EQ(sa.status, ConvergenceStatus::Converged);
+        EXPECT_EQ(sb.status, ConvergenceStatus::Converged);
+        // Each inexact local solve stops at 2 Newton iterations.
+        for (const auto& w : sb.distributed->per_worker)
+            EXPECT_LE(w.newton_iterations, 2 * sb.distributed->admm_iterations);
+        EXPECT_LT(max_difference(model, state_of(a), state_of(b)), 1000 * theta)
+            << workers << " workers";
+    }
+}
+
+// Penalties and multipliers of bodies that stay shared carry over: on a resting bridge the
+// force the plank's two shares need to agree is nearly the same from step to step, so the
+// warm-started ADMM needs fewer iterations (counts are deterministic).
+TEST(DistributedStep, WarmStartedPenaltiesAndMultipliersSaveIterations) {
+    for (double th : {1e-3, 1e-4, 1e-5})
+    for (int scene = 0; scene < 2; ++scene) {
+        SceneSpec warm = scene == 0 ? with_workers(bridge_scene(), 2, th)
+                                    : with_workers(table_scene(), 4, th);
+        if (scene == 1) warm.distributed.grid = {2, 1, 2};
+        SceneSpec cold = warm;
+        cold.distributed.warm_start = false;
+        const int with = admm_iterations(warm, 6), without = admm_iterations(cold, 6);
+        std::printf("theta %g scene %d warm %d cold %d\n", th, scene, with, without);
+        EXPECT_LT(with, without) << "warm " << with << ", cold " << without;
+    }
+}
+
+// The normalised residual balancing (dual residual (rho / rho0) |dz|) needs fewer ADMM
+// iterations than a fixed rho, and fewer than the paper's literal Eq. 12, on a small scene.
+TEST(DistributedStep, AdaptivePenaltyBeatsFixedRho) {
+    SceneSpec adaptive = with_workers(table_scene(), 4, 1e-6);
+    adaptive.distributed.grid = {2, 1, 2};
+    adaptive.distributed.beta = 100.0;
+    SceneSpec fixed = adaptive, paper = adaptive;
+    fixed.distributed.adapt = false;
+    paper.distributed.adapt_rule = AdaptRule::Paper;
+    const int a = admm_iterations(adaptive, 3), f = admm_iterations(fixed, 3),
+              p = admm_iterations(paper, 3);
+    EXPECT_LT(a, f) << "adaptive " << a << ", fixed " << f << ", paper " << p;
+    EXPECT_LE(a, p) << "adaptive " << a << ", fixed " << f << ", paper " << p;
+}

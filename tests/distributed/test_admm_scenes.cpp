@@ -43,7 +43,9 @@ TEST(DistributedScenes, BodiesMigrateAcrossAPlaneWithoutLossOrDuplication) {
         s.bodies.push_back(b);
     }
     s.solver.convergence_mode = ConvergenceMode::StepNorm;
-    DistributedWorld dw(with_workers(s, 2, 1e-4));
+    SceneSpec d = with_workers(s, 2, 1e-4);
+    d.distributed.initial_planes = InitialPlanes::Even;
+    DistributedWorld dw(d);
     const double plane = dw.partition().planes[0][0];
     EXPECT_NEAR(plane, -1.5, 1e-12);  // the middle of the boxes' initial extent
     const StepStats* st = &dw.step();
@@ -116,6 +118,7 @@ TEST(DistributedScenes, LoadBalancingMovesThePlaneTowardsTheBusyWorker) {
     s.solver.convergence_mode = ConvergenceMode::StepNorm;
     SceneSpec d = with_workers(s, 2, 1e-3);
     d.distributed.load_balance.enabled = true;
+    d.distributed.initial_planes = InitialPlanes::Even;  // the plane starts unbalanced
     DistributedWorld dw(d);
     const double p0 = dw.partition().planes[0][0];
     auto imbalance = [](const StepStats& st) {

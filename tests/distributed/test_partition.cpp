@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <vector>
 
 #include "concord/distributed/partition.hpp"
 
@@ -56,4 +57,48 @@ TEST(Partition, AGridCornerBodyIsSharedByFourWorkers) {
 TEST(Partition, OverlapWidthFollowsThePaper) {
     EXPECT_DOUBLE_EQ(overlap_width(2.0, 10.0, 0.01, 0.05), 0.2);  // alpha v h
     EXPECT_DOUBLE_EQ(overlap_width(2.0, 1.0, 0.01, 0.05), 0.05);  // w_min
+}
+
+TEST(Partition, ContactOverlapWidthIsTheContactRangePlusTheSweptMotion) {
+    // 2 (dhat + alpha v h): no body-size floor.
+    EXPECT_DOUBLE_EQ(contact_overlap_width(2.0, 10.0, 0.01, 1e-3), 2.0 * (1e-3 + 0.2));
+    EXPECT_DOUBLE_EQ(contact_overlap_width(2.0, 0.0, 0.01, 1e-3), 2e-3);
+}
+
+TEST(Partition, QuantilePlanesSplitTheBodiesEvenlyBetweenColumns) {
+    // Columns of centres at x = 0, 1, ... 5 with 1, 1, 1, 1, 4, 4 bodies (12): an evenly spaced
+    // plane (box [0, 5], 2 slabs) sits at x = 2.5 with 3 bodies on one side and 9 on the other.
+    // The quantile rule looks for 6 below: the gaps 3|4 (4 below) and 4|5 (8 below) are equally
+    // close, and the first is taken.
+    std::vector<Vec3> centres;
+    const int counts[] = {1, 1, 1, 1, 4, 4};
+    for (int c = 0; c < 6; ++c)
+        for (int k = 0; k < counts[c]; ++k) centres.emplace_back(c, k, 0);
+    DistributedSpec d;
+    d.workers = 2;
+    Partition p = initial_partition(d, Vec3(0, 0, 0), Vec3(5, 3, 0), centres);
+    ASSERT_EQ(p.planes[0].size(), 1u);
+    EXPECT_DOUBLE_EQ(p.planes[0][0], 3.5);
+    // Three slabs: quantiles 4 and 8 -> between columns 3|4 and 4|5, never on a column.
+    d.workers = 3;
+    p = initial_partition(d, Vec3(0, 0, 0), Vec3(5, 3, 0), centres);
+    ASSERT_EQ(p.planes[0].size(), 2u);
+    EXPECT_DOUBLE_EQ(p.planes[0][0], 3.5);
+    EXPECT_DOUBLE_EQ(p.planes[0][1], 4.5);
+    // A grid: each axis on its own; y has columns 0..3 with 6, 2, 2, 2 bodies.
+    d.workers = 4;
+    d.grid = {2, 2, 1};
+    p = initial_partition(d, Vec3(0, 0, 0), Vec3(5, 3, 0), centres);
+    EXPECT_DOUBLE_EQ(p.planes[0][0], 3.5);
+    EXPECT_DOUBLE_EQ(p.planes[1][0], 0.5);  // 6 of 12 at y = 0
+    // Even planes when asked, or when the centres do not spread along the axis.
+    d.initial_planes = InitialPlanes::Even;
+    p = initial_partition(d, Vec3(0, 0, 0), Vec3(5, 3, 0), centres);
+    EXPECT_DOUBLE_EQ(p.planes[0][0], 2.5);
+    d.initial_planes = InitialPlanes::Quantile;
+    d.grid = {1, 1, 1};
+    d.workers = 2;
+    d.axis = 2;  // every centre at z = 0
+    p = initial_partition(d, Vec3(0, 0, -1), Vec3(5, 3, 1), centres);
+    EXPECT_DOUBLE_EQ(p.planes[2][0], 0.0);
 }

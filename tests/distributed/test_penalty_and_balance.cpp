@@ -1,6 +1,8 @@
 // Penalty rules (initial rho, Eq. 12 adaptation, dual rescaling) and the PD load balancer.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "concord/distributed/load_balancer.hpp"
 #include "concord/distributed/penalty.hpp"
 
@@ -27,13 +29,59 @@ TEST(Penalty, AdaptsByResidualBalanceWithinTheClamp) {
     up = adapt_penalty(d, 4.0, 4.0, 1.0, 3.0);  // balanced enough: keep
     EXPECT_DOUBLE_EQ(up.rho, 4.0);
     EXPECT_DOUBLE_EQ(up.u_scale, 1.0);
-    up = adapt_penalty(d, 4000.0, 4.0, 6.0, 1.0);  // clamp at 1e3 rho0
+    up = adapt_penalty(d, 4000.0, 4.0, 6.0, 0.001);  // clamp at 1e3 rho0
     EXPECT_DOUBLE_EQ(up.rho, 4000.0);
     EXPECT_DOUBLE_EQ(up.u_scale, 1.0);
+    up = adapt_penalty(d, 0.004, 4.0, 1.0, 6000.0);  // clamp at 1e-3 rho0
+    EXPECT_DOUBLE_EQ(up.rho, 0.004);
     d.rescale_dual = false;
     EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 6.0, 1.0).u_scale, 1.0);
     d.adapt = false;
     EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 6.0, 1.0).rho, 4.0);
+}
+
+TEST(Penalty, NormalizedRuleScalesTheDualResidualByRhoOverRho0) {
+    DistributedSpec d;  // adapt_rule normalized (default): s = (rho / rho0) |dz|
+    // At rho = rho0 both rules agree.
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 1.0, 6.0).rho, 2.0);
+    // rho already lowered to rho0 / 8: s = 6 / 8 < mu r, so it stops falling (Eq. 12 would
+    // keep halving it, since lowering rho never lowered |dz|).
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 0.5, 4.0, 1.0, 6.0).rho, 0.5);
+    // ... and rises again when r dominates the scaled s: 1 > 5 * 0.1 / 8.
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 0.5, 4.0, 1.0, 0.1).rho, 1.0);
+    d.adapt_rule = AdaptRule::Paper;
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 0.5, 4.0, 1.0, 6.0).rho, 0.25);
+}
+
+// On a quadratic local objective F(q) = c/2 |q - a|^2 the gradient changes by c dq, and on a
+// consensus whose multiplier changes by b dz the curvature is b: the spectral rule sets
+// rho = sqrt(c b) (Xu et al. 2017), or the one trustworthy estimate, or keeps rho.
+TEST(Penalty, SpectralRuleRecoversTheCurvatures) {
+    DistributedSpec d;
+    d.adapt_rule = AdaptRule::Spectral;
+    Vec12 dq, dz;
+    for (int i = 0; i < 12; ++i) {
+        dq[i] = std::sin(1.0 + i);
+        dz[i] = std::cos(2.0 * i);
+    }
+    const SpectralHistory both{dq, 4.0 * dq, dz, 9.0 * dz};
+    PenaltyUpdate up = spectral_penalty(d, 1.0, 1.0, both);
+    EXPECT_NEAR(up.rho, 6.0, 1e-12);
+    EXPECT_NEAR(up.u_scale, 1.0 / 6.0, 1e-12);  // rho u unchanged
+    // The consensus estimate is useless (dlambda orthogonal to dz): alpha alone.
+    Vec12 orth = Vec12::Zero();
+    orth[0] = dz[1];
+    orth[1] = -dz[0];
+    const SpectralHistory local_only{dq, 4.0 * dq, dz, orth};
+    EXPECT_NEAR(spectral_penalty(d, 1.0, 1.0, local_only).rho, 4.0, 1e-12);
+    // Neither (a gradient change against the motion): rho stays.
+    const SpectralHistory none{dq, -dq, dz, -dz};
+    EXPECT_DOUBLE_EQ(spectral_penalty(d, 2.5, 1.0, none).rho, 2.5);
+    // Clamped to [lo, hi] rho0.
+    const SpectralHistory stiff{dq, 1e8 * dq, dz, 1e8 * dz};
+    EXPECT_DOUBLE_EQ(spectral_penalty(d, 1.0, 1.0, stiff).rho, 1e3);
+    d.adapt = false;
+    EXPECT_DOUBLE_EQ(spectral_penalty(d, 1.0, 1.0, both).rho, 1.0);
 }
 
 TEST(LoadBalancer, MovesThePlaneTowardsTheSlowerWorkerAndSettles) {

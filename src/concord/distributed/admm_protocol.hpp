@@ -3,6 +3,7 @@
 // each worker's result at the end of a step.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,16 @@ struct AssignCommand {
     std::vector<BodyRecord> bodies;  ///< holders/home unused
 };
 
+/// The threshold of Eq. 8 on |dq|, r and s (over h l): theta, but never below the local
+/// solves' own step tolerance when they stop by the step norm. Replicas solved only to
+/// step_tol cannot be asked to agree more closely than that: their iterates keep moving by up
+/// to step_tol from one ADMM iteration to the next, and r and s with them.
+inline double consensus_threshold(const DistributedSpec& spec, const SolverParams& params) {
+    return params.convergence_mode == ConvergenceMode::StepNorm
+               ? std::max(spec.theta, params.step_tol)
+               : spec.theta;
+}
+
 struct StepCommand {
     double h = 0.0;                 ///< this substep's time step
     double t_end = 0.0;             ///< time at its end (kinematic targets)
@@ -46,12 +57,15 @@ enum class ReportKind : std::int32_t { Iteration = 1, Snap = 2 };
 
 struct WorkerReport {
     ReportKind kind = ReportKind::Iteration;
-    double dq = 0.0;      ///< max displacement change of held bodies since the last iteration
+    double dq = 0.0;      ///< the last Newton update of the local solve (over h l)
     double r = 0.0;       ///< max primal residual over its shared bodies (displacement units)
     double s = 0.0;       ///< max dual residual over its shared bodies
     double toi = 0.0;     ///< merge CCD: collision-free fraction q_i -> q^_i (0: not checked)
     double kappa = 0.0;   ///< barrier stiffness after its local solve
     bool failed = false;  ///< the local solve diverged
+    /// The local solve met the scene's own convergence criterion (Eq. 8's |dq| test passes
+    /// then, as it does when dq < theta).
+    bool local_converged = false;
     bool ok = true;       ///< Snap: kinematic bodies may be snapped
     std::int32_t newton_iterations = 0;
     double t_compute = 0.0;  ///< compute seconds of this iteration

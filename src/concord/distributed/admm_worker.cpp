@@ -43,7 +43,17 @@ struct SharedBody {
     double rho = 0.0, rho0 = 0.0;
     double r = 0.0, s = 0.0;  ///< residual norms of the last iteration (displacement units)
     std::vector<Replica> replicas;
+    /// Spectral rule: this replica's grad F_i(q) and -rho u after the last iteration, and the
+    /// iterates (q, grad, z, -rho u) at the last estimate (iteration `snapshot_k`).
+    Vec12 grad = Vec12::Zero(), lambda = Vec12::Zero();
+    bool has_snapshot = false;
+    int snapshot_k = 0;
+    Vec12 q_s = Vec12::Zero(), grad_s = Vec12::Zero(), z_s = Vec12::Zero(),
+          lambda_s = Vec12::Zero();
 };
+
+// How often the spectral rule re-estimates rho (Xu et al. 2017 use every other iteration).
+constexpr int kSpectralPeriod = 2;
 
 }  // namespace
 
@@ -72,6 +82,7 @@ void AdmmWorker::serve() {
         switch (decode_command_kind(r)) {
             case CommandKind::Assign: {
                 owned_.clear();
+                carry_.clear();  // a new assignment (start, restore) starts ADMM cold
                 for (const BodyRecord& rec : decode_assign(r).bodies) owned_[rec.id] = rec;
                 break;
             }
@@ -290,12 +301,19 @@ void AdmmWorker::step(const StepCommand& cmd) {
     t_compute += seconds_since(t0);
 
     auto radius = [&](int id) { return model_.bodies[static_cast<std::size_t>(id)].bounding_radius; };
-    // Local solves must be more accurate than the consensus test: the step-norm criterion
-    // (same measure as ADMM's, over h l) at a tenth of theta. A looser solve stops before
-    // moving when the anchor moved by less than its tolerance, and ADMM stalls.
+    // Local solves stop by the scene's own criterion, as the single-machine solve does. A
+    // worker with shared bodies takes at least one Newton update per ADMM iteration: its
+    // problem moved with z and u, possibly by less than its tolerance, and a solve that stopped
+    // at once would never follow the anchor (ADMM would stall). Inexact local solves: at most
+    // `local_iterations` warm-started updates per ADMM iteration, so that consensus and the
+    // local Newton converge together. A worker without shared bodies does not depend on z and
+    // solves to convergence at once.
     SolverParams local = cmd.params;
-    local.convergence_mode = ConvergenceMode::StepNorm;
-    local.step_tol = std::min(local.step_tol, 0.1 * cmd.spec.theta);
+    if (!shared.empty()) {
+        local.min_iterations = 1;
+        if (cmd.spec.local_iterations > 0)
+            local.max_iterations = std::min(local.max_iterations, cmd.spec.local_iterations);
+    }
     VecX x = sys.start();
     bool failed = false;
     int newton_iterations = 0;
@@ -313,6 +331,14 @@ void AdmmWorker::step(const StepCommand& cmd) {
                               : Vec12(x.segment<12>(12 * sb.local));
             sb.u.setZero();
             sb.rho = sb.rho0;
+            sb.has_snapshot = false;
+            // A body shared by the same workers as in the last step starts from that step's
+            // penalty and multiplier (rho u, the force this worker's share needed to agree).
+            if (round == 0 && cmd.spec.warm_start)
+                if (auto c = carry_.find(sb.id); c != carry_.end() && c->second.holders == sb.holders) {
+                    if (cmd.spec.warm_start_penalty) sb.rho = c->second.rho;
+                    sb.u = c->second.lambda / sb.rho;
+                }
         }
         t_compute += seconds_since(t0);
         for (int k = 1;; ++k) {
@@ -320,7 +346,6 @@ void AdmmWorker::step(const StepCommand& cmd) {
             std::vector<ConsensusTerm> terms;
             for (const SharedBody& sb : shared) terms.push_back({sb.local, sb.rho, sb.z - sb.u});
             ls.consensus.set_terms(std::move(terms));
-            const VecX x_prev = x;
             const NewtonStats st = sys.newton(x, kappa, local, std::nullopt);
             newton_iterations += st.iterations;
             result.line_search_trials += st.line_search_trials;
@@ -386,7 +411,10 @@ void AdmmWorker::step(const StepCommand& cmd) {
                 sb.r = 0.0;
                 for (const Replica& rp : sb.replicas)
                     sb.r = std::max(sb.r, affine_displacement(rp.q - z_new, radius(sb.id)));
-                sb.u += x.segment<12>(12 * sb.local) - z_new;
+                const Vec12 q_b = x.segment<12>(12 * sb.local);
+                sb.grad = -sb.rho * (sb.u + q_b - sb.z);  // the local optimality condition
+                sb.u += q_b - z_new;
+                sb.lambda = -sb.rho * sb.u;
                 sb.z = z_new;
                 rep.r = std::max(rep.r, sb.r / hl);
                 rep.s = std::max(rep.s, sb.s / hl);
@@ -396,19 +424,17 @@ void AdmmWorker::step(const StepCommand& cmd) {
                 ++rep.rho_count;
             }
             if (shared.empty()) rep.rho_min = 0.0;
-            for (std::size_t k2 = 0; k2 < ids.size(); ++k2) {
-                if (!model_.movable[static_cast<std::size_t>(ids[k2])]) continue;
-                const auto o = 12 * static_cast<Eigen::Index>(k2);
-                rep.dq = std::max(rep.dq, affine_displacement(x.segment<12>(o) - x_prev.segment<12>(o),
-                                                              radius(ids[k2])) /
-                                              hl);
-            }
+            // Eq. 8's |dq|: the last Newton update of the local solve (its direction, before the
+            // line search, over h l). The test passes when it is below theta, or when the local
+            // solve met the scene's own criterion (the single-machine step's accuracy).
+            rep.dq = st.iterations > 0 ? st.last_step_measure : 0.0;
+            rep.local_converged = st.status == ConvergenceStatus::Converged;
             // Merge check (Sec. 4.2): CCD from q_i to q^_i, only once the residuals pass
             // (otherwise the controller cannot end the loop anyway).
             VecX x_hat = x;
             for (const SharedBody& sb : shared) x_hat.segment<12>(12 * sb.local) = sb.z;
-            const double theta = cmd.spec.theta;
-            if (rep.dq < theta && rep.r < theta && rep.s < theta)
+            const double theta = consensus_threshold(cmd.spec, cmd.params);
+            if ((rep.local_converged || rep.dq < theta) && rep.r < theta && rep.s < theta)
                 rep.toi = sys.ccd_fraction(x, x_hat);
             rep.kappa = sys.barrier_stiffness();
             rep.failed = st.status == ConvergenceStatus::Diverged;
@@ -436,9 +462,26 @@ void AdmmWorker::step(const StepCommand& cmd) {
                 failed = true;
                 break;
             }
-            // Penalty adaptation (Eq. 12); every holder sees the same r_b and s_b.
+            // Penalty adaptation: Eq. 12 and its normalised variant (every holder sees the same
+            // r_b and s_b, so all make the same decision), or each replica's spectral estimate.
             for (SharedBody& sb : shared) {
-                const PenaltyUpdate up = adapt_penalty(cmd.spec, sb.rho, sb.rho0, sb.r, sb.s);
+                PenaltyUpdate up{sb.rho, 1.0};
+                if (cmd.spec.adapt_rule == AdaptRule::Spectral) {
+                    const Vec12 q_b = x.segment<12>(12 * sb.local);
+                    if (sb.has_snapshot && k - sb.snapshot_k < kSpectralPeriod) continue;
+                    if (sb.has_snapshot)
+                        up = spectral_penalty(cmd.spec, sb.rho, sb.rho0,
+                                              {q_b - sb.q_s, sb.grad - sb.grad_s, sb.z - sb.z_s,
+                                               sb.lambda - sb.lambda_s});
+                    sb.has_snapshot = true;
+                    sb.snapshot_k = k;
+                    sb.q_s = q_b;
+                    sb.grad_s = sb.grad;
+                    sb.z_s = sb.z;
+                    sb.lambda_s = sb.lambda;
+                } else {
+                    up = adapt_penalty(cmd.spec, sb.rho, sb.rho0, sb.r, sb.s);
+                }
                 sb.rho = up.rho;
                 sb.u *= up.u_scale;
             }
@@ -491,6 +534,10 @@ void AdmmWorker::step(const StepCommand& cmd) {
         result.owned.push_back(end);
         result.owned_mass += model_.bodies[static_cast<std::size_t>(end.id)].mass_properties.mass;
     }
+    // Penalties and multipliers to carry into the next step if this one is committed.
+    std::map<int, Carry> next_carry;
+    if (!failed)
+        for (const SharedBody& sb : shared) next_carry[sb.id] = {sb.holders, sb.rho, sb.rho * sb.u};
     result.failed = failed;
     result.bodies = static_cast<int>(held.size());
     result.shared = static_cast<int>(shared.size());
@@ -513,6 +560,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
     if (kind == CommandKind::Commit) {
         owned_.clear();
         for (const BodyRecord& e : result.owned) owned_[e.id] = e;
+        carry_ = std::move(next_carry);
     } else if (kind == CommandKind::Discard) {
         owned_ = std::move(start_owned);
     } else {

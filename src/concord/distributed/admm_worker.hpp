@@ -50,6 +50,14 @@ class AdmmWorker {
     std::vector<Box3> rest_boxes_;
     std::vector<int> static_bodies_;
     std::map<int, BodyRecord> owned_;  ///< by body id, at the last committed state
+    /// A shared body's penalty and unscaled multiplier rho u at the end of the last committed
+    /// step, with its holders then (warm start of the next step's ADMM).
+    struct Carry {
+        std::uint64_t holders = 0;
+        double rho = 0.0;
+        Vec12 lambda = Vec12::Zero();
+    };
+    std::map<int, Carry> carry_;
     std::map<std::pair<std::vector<int>, std::vector<std::uint64_t>>, std::unique_ptr<LocalSystem>>
         systems_;
 };

@@ -52,6 +52,7 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     q_ = VecX::Zero(12 * B);
     q_dot_ = VecX::Zero(12 * B);
     Box3 movable_box;
+    std::vector<Vec3> centres;
     w_min_ = std::numeric_limits<double>::infinity();
     for (int b = 0; b < B; ++b) {
         const auto i = static_cast<std::size_t>(b);
@@ -66,6 +67,7 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
         if (model_.movable[i]) {
             const Box3 wb = world_box(rest_boxes_.back(), body.q_initial);
             movable_box.extend(wb);
+            centres.push_back(wb.center());
             w_min_ = std::min(w_min_, (rest_boxes_.back().hi - rest_boxes_.back().lo).norm());
         }
     }
@@ -74,7 +76,7 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
         movable_box.lo = movable_box.hi = Vec3::Zero();
     }
     kappa_ = model_.kappa_min;
-    partition_ = initial_partition(dspec_, movable_box.lo, movable_box.hi);
+    partition_ = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
 }
@@ -106,12 +108,9 @@ void DistributedSimulation::set_reference(bool on) {
     SceneSpec single = model_.spec;
     single.distributed = DistributedSpec{};
     reference_ = std::make_unique<World>(single);
-    // As accurate as the workers' local solves, so that the MSE measures consensus error and
-    // not the reference's own Newton tolerance.
-    SolverParams p = params_;
-    p.convergence_mode = ConvergenceMode::StepNorm;
-    p.step_tol = std::min(p.step_tol, 0.1 * dspec_.theta);
-    reference_->set_solver_params(p);
+    // The workers' local solves stop by the scene's own criterion, as the reference does, so
+    // that the MSE measures the consensus error.
+    reference_->set_solver_params(params_);
 }
 
 // Every movable body goes to the worker whose cell holds its box's centre.
@@ -163,7 +162,9 @@ double DistributedSimulation::overlap_width_for(double h) const {
             v_max = std::max(v_max, affine_displacement(q_dot_.segment<12>(12 * b),
                                                         model_.bodies[static_cast<std::size_t>(b)]
                                                             .bounding_radius));
-    return overlap_width(dspec_.alpha, v_max, h, w_min_);
+    return dspec_.width_rule == WidthRule::Paper
+               ? overlap_width(dspec_.alpha, v_max, h, w_min_)
+               : contact_overlap_width(dspec_.alpha, v_max, h, model_.spec.contact.dhat);
 }
 
 // A pair of movable bodies whose swept boxes came within dhat but that no worker held together
@@ -260,7 +261,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     DistributedStepStats& ds = out.stats;
     ds.workers = N;
     ds.overlap_width = cmd.width;
-    const double theta = dspec_.theta;
+    const double theta = consensus_threshold(dspec_, params_);
     const int lag_rounds =
         model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
     std::vector<double> compute(static_cast<std::size_t>(N), 0.0);
@@ -270,13 +271,14 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             double rho_min = std::numeric_limits<double>::infinity(), rho_max = 0, rho_sum = 0;
             int rho_count = 0, slowest_iterations = 0;
             double slowest = 0.0;
-            bool any_failed = false;
+            bool any_failed = false, dq_pass = true;
             std::vector<BodyRecord> estimates;
             for (int w = 1; w <= N; ++w) {
                 WorkerReport rep = decode_report(transport_.receive(w, Tag::Report));
                 if (rep.kind != ReportKind::Iteration)
                     throw std::runtime_error("controller: expected an iteration report");
                 dq = std::max(dq, rep.dq);
+                dq_pass = dq_pass && (rep.local_converged || rep.dq < theta);
                 r = std::max(r, rep.r);
                 s = std::max(s, rep.s);
                 toi = std::min(toi, rep.toi);
@@ -296,7 +298,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             ++ds.admm_iterations;
             ds.t_parallel += slowest;
             out.newton_iterations += slowest_iterations;
-            const bool residuals_pass = dq < theta && r < theta && s < theta;
+            const bool residuals_pass = dq_pass && r < theta && s < theta;
             ControllerSignal sig;
             sig.kappa = kmax;
             if (residuals_pass && toi >= 1.0) {

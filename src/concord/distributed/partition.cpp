@@ -1,6 +1,7 @@
 #include "concord/distributed/partition.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace concord {
 
@@ -65,6 +66,49 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
         const int n = p.cells[static_cast<std::size_t>(a)];
         for (int i = 1; i < n; ++i)
             p.planes[static_cast<std::size_t>(a)].push_back(lo[a] + (hi[a] - lo[a]) * i / n);
+    }
+    return p;
+}
+
+Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const Vec3& hi,
+                            const std::vector<Vec3>& centres) {
+    Partition p = initial_partition(spec, lo, hi);
+    if (spec.initial_planes != InitialPlanes::Quantile) return p;
+    for (int a = 0; a < 3; ++a) {
+        const int n = p.cells[static_cast<std::size_t>(a)];
+        if (n < 2) continue;
+        std::vector<double> c;
+        c.reserve(centres.size());
+        for (const Vec3& x : centres) c.push_back(x[a]);
+        std::sort(c.begin(), c.end());
+        // Distinct coordinates with how many centres lie at or below each.
+        std::vector<double> value;
+        std::vector<std::size_t> upto;
+        for (std::size_t k = 0; k < c.size(); ++k) {
+            if (value.empty() || c[k] > value.back()) {
+                value.push_back(c[k]);
+                upto.push_back(k + 1);
+            } else {
+                upto.back() = k + 1;
+            }
+        }
+        if (static_cast<int>(value.size()) < n) continue;  // keep the even planes
+        std::vector<double> planes;
+        std::size_t from = 0;  // planes take distinct gaps, in order
+        for (int i = 1; i < n; ++i) {
+            const double want = static_cast<double>(c.size()) * i / n;
+            // The gap after value[g] whose count is closest to the quantile; gaps already used
+            // are skipped, and enough are left for the planes that follow.
+            const std::size_t last = value.size() - 1 - static_cast<std::size_t>(n - 1 - i);
+            std::size_t best = from;
+            for (std::size_t g = from; g < last; ++g)
+                if (std::abs(static_cast<double>(upto[g]) - want) <
+                    std::abs(static_cast<double>(upto[best]) - want))
+                    best = g;
+            planes.push_back(0.5 * (value[best] + value[best + 1]));
+            from = best + 1;
+        }
+        p.planes[static_cast<std::size_t>(a)] = std::move(planes);
     }
     return p;
 }

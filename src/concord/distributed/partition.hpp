@@ -35,9 +35,26 @@ struct Partition {
 /// spaced over [lo, hi] (the movable bodies' bounding box).
 Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const Vec3& hi);
 
+/// The cells of a distributed spec with planes as spec.initial_planes says: Even as above;
+/// Quantile puts plane i of an axis with n cells between the two body centres around the
+/// i/n quantile of the centres' coordinates on that axis (midway between the last centre
+/// below it and the first above), so that each slab starts with about as many bodies and no
+/// plane cuts through a column of centres. Falls back to Even along an axis where the centres
+/// do not spread (fewer distinct coordinates than cells).
+Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const Vec3& hi,
+                            const std::vector<Vec3>& centres);
+
 /// w = max(alpha v_max h, w_min) (paper Sec. 4).
 inline double overlap_width(double alpha, double v_max, double h, double w_min) {
     return std::max(alpha * v_max * h, w_min);
+}
+
+/// w = 2 (dhat + alpha v_max h): a body is held by a worker when its swept box comes within
+/// dhat + alpha v_max h of the worker's cell, so two bodies on either side of a plane that
+/// come within dhat of each other are held together by a worker, with alpha v_max h to spare
+/// for the motion contact adds to the predicted one (WidthRule::Contact).
+inline double contact_overlap_width(double alpha, double v_max, double h, double dhat) {
+    return 2.0 * (dhat + alpha * v_max * h);
 }
 
 }  // namespace concord

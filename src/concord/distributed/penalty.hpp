@@ -3,6 +3,7 @@
 // multiplier rho u unchanged when rho changes (Boyd et al. 2011, Sec. 3.4.1).
 #pragma once
 
+#include "concord/math/types.hpp"
 #include "concord/scene/distributed_spec.hpp"
 
 namespace concord {
@@ -17,8 +18,27 @@ struct PenaltyUpdate {
 };
 
 /// Eq. 12: rho tau when ||r_b|| > mu ||s_b||, rho / tau when ||s_b|| > mu ||r_b||, else rho;
-/// clamped to [clamp_lo rho0, clamp_hi rho0]. Without spec.adapt, rho is kept.
+/// clamped to [clamp_lo rho0, clamp_hi rho0]. Without spec.adapt, rho is kept. `s_norm` is
+/// |z^{k+1} - z^k| of the body; AdaptRule::Normalized balances (rho / rho0) s_norm instead
+/// (Boyd et al. 2011, Sec. 3.4.1), AdaptRule::Paper s_norm itself.
 PenaltyUpdate adapt_penalty(const DistributedSpec& spec, double rho, double rho0, double r_norm,
                             double s_norm);
+
+/// The changes of one replica's iterates between two iterations of the spectral rule
+/// (AdaptRule::Spectral, Xu et al. 2017, in this solver's signs): the local objective's
+/// gradient at the local solution, grad F_i(q) = -(rho u_prev + rho (q - z_prev)), against q;
+/// and the negated multiplier -rho u against the consensus z.
+struct SpectralHistory {
+    Vec12 dq, dgrad;    ///< change of q and of grad F_i(q)
+    Vec12 dz, dlambda;  ///< change of z and of -rho u
+};
+
+/// rho of the spectral rule: alpha and beta are hybrid Barzilai-Borwein curvatures of the
+/// local objective (dgrad against dq) and of the consensus (dlambda against dz); rho becomes
+/// sqrt(alpha beta) when both are trustworthy (correlation above 0.2), the one that is when
+/// only one is, and stays otherwise; clamped to [clamp_lo rho0, clamp_hi rho0]. u_scale
+/// rescales u as adapt_penalty does. Without spec.adapt, rho is kept.
+PenaltyUpdate spectral_penalty(const DistributedSpec& spec, double rho, double rho0,
+                               const SpectralHistory& h);
 
 }  // namespace concord

@@ -49,6 +49,23 @@ const char* to_string(LoadMeasure m) {
     return m == LoadMeasure::Time ? "time" : "work";
 }
 
+const char* to_string(AdaptRule r) {
+    switch (r) {
+        case AdaptRule::Normalized: return "normalized";
+        case AdaptRule::Paper: return "paper";
+        case AdaptRule::Spectral: return "spectral";
+    }
+    return "normalized";
+}
+
+const char* to_string(WidthRule r) {
+    return r == WidthRule::Paper ? "paper" : "contact";
+}
+
+const char* to_string(InitialPlanes p) {
+    return p == InitialPlanes::Even ? "even" : "quantile";
+}
+
 namespace {
 
 struct SpecProblem {
@@ -79,6 +96,7 @@ std::optional<SpecProblem> check(const DistributedSpec& d) {
         return problem("clamp", "expected [lo, hi] with 0 < lo <= 1 <= hi");
     if (!(d.theta > 0)) return problem("theta", "must be > 0");
     if (d.max_iterations < 1) return problem("max_iterations", "must be >= 1");
+    if (d.local_iterations < 0) return problem("local_iterations", "must be >= 0");
     const LoadBalanceSpec& lb = d.load_balance;
     if (!(lb.kp >= 0)) return problem("load_balance.kp", "must be >= 0");
     if (!(lb.kd >= 0)) return problem("load_balance.kd", "must be >= 0");
@@ -95,7 +113,9 @@ void validate_distributed_spec(const DistributedSpec& d) {
 
 DistributedSpec parse_distributed_spec(const JsonNode& node) {
     node.expect_object({"workers", "axis", "grid", "alpha", "penalty", "beta", "adapt", "tau", "mu",
-                        "clamp", "rescale_dual", "theta", "max_iterations", "load_balance"});
+                        "clamp", "rescale_dual", "theta", "max_iterations", "load_balance",
+                        "adapt_rule", "width_rule", "initial_planes", "local_iterations",
+                        "warm_start", "warm_start_penalty"});
     DistributedSpec d;
     if (auto n = node.find("workers")) d.workers = n->integer(1, kMaxWorkers);
     if (auto n = node.find("axis")) d.axis = parse_axis(*n);
@@ -104,12 +124,23 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
         for (std::size_t a = 0; a < 3; ++a) d.grid[a] = n->element(a).integer(1, kMaxWorkers);
     }
     if (auto n = node.find("alpha")) d.alpha = n->non_negative_number();
+    if (auto n = node.find("width_rule"))
+        d.width_rule = parse_choice<WidthRule>(
+            *n, {{"contact", WidthRule::Contact}, {"paper", WidthRule::Paper}});
+    if (auto n = node.find("initial_planes"))
+        d.initial_planes = parse_choice<InitialPlanes>(
+            *n, {{"quantile", InitialPlanes::Quantile}, {"even", InitialPlanes::Even}});
     if (auto n = node.find("penalty"))
         d.penalty = parse_choice<PenaltyRule>(*n, {{"mass", PenaltyRule::Mass},
                                                    {"fixed", PenaltyRule::Fixed},
                                                    {"stiffness", PenaltyRule::Stiffness}});
     if (auto n = node.find("beta")) d.beta = n->positive_number();
     if (auto n = node.find("adapt")) d.adapt = n->boolean();
+    if (auto n = node.find("adapt_rule"))
+        d.adapt_rule = parse_choice<AdaptRule>(
+            *n, {{"normalized", AdaptRule::Normalized},
+                 {"paper", AdaptRule::Paper},
+                 {"spectral", AdaptRule::Spectral}});
     if (auto n = node.find("tau")) d.tau = n->positive_number();
     if (auto n = node.find("mu")) d.mu = n->positive_number();
     if (auto n = node.find("clamp")) {
@@ -119,6 +150,9 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("rescale_dual")) d.rescale_dual = n->boolean();
     if (auto n = node.find("theta")) d.theta = n->positive_number();
     if (auto n = node.find("max_iterations")) d.max_iterations = n->integer(1, 1'000'000);
+    if (auto n = node.find("local_iterations")) d.local_iterations = n->integer(0, 1'000'000);
+    if (auto n = node.find("warm_start")) d.warm_start = n->boolean();
+    if (auto n = node.find("warm_start_penalty")) d.warm_start_penalty = n->boolean();
     if (auto lbn = node.find("load_balance")) {
         lbn->expect_object({"enabled", "kp", "kd", "smoothing", "measure"});
         LoadBalanceSpec& lb = d.load_balance;
@@ -150,15 +184,21 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
     nlohmann::json j = {
         {"workers", d.workers},
         {"alpha", d.alpha},
+        {"width_rule", to_string(d.width_rule)},
+        {"initial_planes", to_string(d.initial_planes)},
         {"penalty", to_string(d.penalty)},
         {"beta", d.beta},
         {"adapt", d.adapt},
+        {"adapt_rule", to_string(d.adapt_rule)},
         {"tau", d.tau},
         {"mu", d.mu},
         {"clamp", {d.clamp[0], d.clamp[1]}},
         {"rescale_dual", d.rescale_dual},
         {"theta", d.theta},
         {"max_iterations", d.max_iterations},
+        {"local_iterations", d.local_iterations},
+        {"warm_start", d.warm_start},
+        {"warm_start_penalty", d.warm_start_penalty},
         {"load_balance",
          {{"enabled", d.load_balance.enabled},
           {"kp", d.load_balance.kp},

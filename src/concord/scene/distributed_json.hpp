@@ -22,5 +22,8 @@ void validate_distributed_spec(const DistributedSpec& d);
 
 const char* to_string(PenaltyRule r);
 const char* to_string(LoadMeasure m);
+const char* to_string(AdaptRule r);
+const char* to_string(WidthRule r);
+const char* to_string(InitialPlanes p);
 
 }  // namespace concord

@@ -22,6 +22,30 @@ enum class LoadMeasure {
            ///< timing and are no longer reproducible bit for bit)
 };
 
+/// How rho adapts to the residuals (Sec. 4.3).
+enum class AdaptRule {
+    /// Residual balancing with a dual residual that responds to rho (Boyd et al. 2011,
+    /// Sec. 3.4.1: s = rho (z^{k+1} - z^k)), normalised per body: s_b = (rho_b / rho_b^0) |dz_b|.
+    Normalized,
+    Paper,  ///< the paper's Eq. 12 literally: s_b = |dz_b|, which lowering rho does not lower
+    /// Per replica spectral penalty of adaptive consensus ADMM (Xu et al. 2017): rho_{i,b} =
+    /// sqrt(alpha beta), curvatures of the local objective and of the consensus estimated from
+    /// the iterates' changes (Barzilai-Borwein), every other iteration.
+    Spectral,
+};
+
+/// How wide the overlap region around a plane is (Sec. 4).
+enum class WidthRule {
+    Contact,  ///< w = 2 (dhat + alpha v_max h): the contact range plus the swept motion
+    Paper,    ///< w = max(alpha v_max h, w_min), w_min the smallest body box diagonal
+};
+
+/// Where the planes start.
+enum class InitialPlanes {
+    Quantile,  ///< at equal-count quantiles of the movable bodies' centres, between two centres
+    Even,      ///< evenly spaced over the movable bodies' bounding box
+};
+
 struct LoadBalanceSpec {
     bool enabled = true;
     double kp = 0.05;         ///< proportional gain, in units of the scene scale l per unit imbalance
@@ -38,16 +62,28 @@ struct DistributedSpec {
     int axis = 0;
     /// ... or, when any entry is > 1, a grid of nx x ny x nz cells (their product = workers).
     std::array<int, 3> grid{1, 1, 1};
-    double alpha = 2.0;  ///< overlap width w = max(alpha v_max h, w_min)
+    double alpha = 2.0;  ///< the swept-motion factor of the overlap width (WidthRule)
+    WidthRule width_rule = WidthRule::Contact;
+    InitialPlanes initial_planes = InitialPlanes::Quantile;
     PenaltyRule penalty = PenaltyRule::Mass;
     double beta = 1.0;
     bool adapt = true;  ///< residual-driven rho adaptation (Eq. 12)
+    AdaptRule adapt_rule = AdaptRule::Normalized;
     double tau = 2.0;
     double mu = 5.0;
     std::array<double, 2> clamp{1e-3, 1e3};  ///< rho stays within [lo, hi] x its initial value
     bool rescale_dual = true;  ///< u *= rho_old / rho_new when rho changes (Boyd et al. 3.4.1)
     double theta = 1e-3;       ///< threshold of Eq. 8 on |dq|, r and s over h l
     int max_iterations = 200;  ///< K
+    /// Newton iterations of a local solve per ADMM iteration (warm-started from the last
+    /// iterate); 0 solves every local problem to convergence (step norm theta / 10). A worker
+    /// without shared bodies always solves to convergence: its problem does not depend on z.
+    int local_iterations = 2;
+    /// The multiplier rho u of a body shared by the same workers as in the last step starts
+    /// from its value at the end of that step (else u = 0) ...
+    bool warm_start = true;
+    /// ... and so does rho (else rho^0).
+    bool warm_start_penalty = false;
     LoadBalanceSpec load_balance;
 
     bool uses_grid() const { return grid[0] > 1 || grid[1] > 1 || grid[2] > 1; }

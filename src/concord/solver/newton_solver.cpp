@@ -121,7 +121,7 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         }
         // A zero residual meets every criterion (StepNorm's too: the direction would be 0).
         if (measure == 0.0) return finish(ConvergenceStatus::Converged, StopReason::Residual);
-        if (params.convergence_mode != ConvergenceMode::StepNorm) {
+        if (params.convergence_mode != ConvergenceMode::StepNorm && k >= params.min_iterations) {
             bool converged = true;
             if (per_body) {
                 for (Eigen::Index b = 0; b < rho.size() && converged; ++b)
@@ -184,8 +184,10 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
             st.history.push_back(it);
             return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
         }
-        if (params.convergence_mode == ConvergenceMode::StepNorm &&
-            st.last_step_measure < params.step_tol) {
+        // Below the tolerance before min_iterations updates: take this small update, then stop.
+        const bool step_converged = params.convergence_mode == ConvergenceMode::StepNorm &&
+                                    st.last_step_measure < params.step_tol;
+        if (step_converged && k >= params.min_iterations) {
             st.history.push_back(it);
             return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
         }
@@ -206,6 +208,11 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
             st.line_search_trials += ls.trials;
         };
         search();
+        if (!ls.improved && step_converged) {
+            // The direction was within the tolerance already: nothing left to gain.
+            st.history.push_back(it);
+            return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
+        }
         if (!ls.improved && !params.stop_on_no_improvement && !it.fallback_direction) {
             // Nothing along the Newton direction helps: try steepest descent once before
             // giving up, since repeating the iteration would compute the same direction.
@@ -223,6 +230,7 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         st.history.push_back(it);
         x = x_new;
         timed(st.t_line_search, [&] { problem.accepted(x); });
+        if (step_converged) return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
     }
 }
 

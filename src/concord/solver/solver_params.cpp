@@ -35,6 +35,7 @@ struct Checker {
 void validate_solver_params(const SolverParams& p, const std::string& prefix) {
     const Checker c{prefix};
     c.at_least("max_iterations", p.max_iterations, 0);
+    c.at_least("min_iterations", p.min_iterations, 0);
     c.non_negative("abs_tol", p.abs_tol);
     c.non_negative("rel_tol", p.rel_tol);
     c.non_negative("rel_step_tol", p.rel_step_tol);

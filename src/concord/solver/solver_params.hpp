@@ -61,6 +61,11 @@ struct SolverParams {
     bool stop_on_no_improvement = false;  ///< stop when a line search cannot improve at all
     ConvergenceMode convergence_mode = ConvergenceMode::PerBodyWeighted;
     double step_tol = 1e-2;  ///< StepNorm tolerance on ||dq||_inf / (h l)
+    /// Updates taken before a convergence criterion may end the solve (C++ only): a solve
+    /// whose problem moved a little since its last solve (the consensus anchor of ADMM) still
+    /// follows it instead of stopping at once within its tolerance. A StepNorm direction below
+    /// the tolerance is still taken, and then ends the solve.
+    int min_iterations = 0;
 
     // --- explosion control ------------------------------------------------------------------
     /// A non-finite residual, or one above divergence_factor * max(rho^(0), abs_tol), is Diverged.
