@@ -298,6 +298,7 @@ def run_many(args, jobs):
 MODE_TEXT = {
     "adapt": "the default adaptation: normalised residual balancing, s = (ρ/ρ⁰) |Δz|, dual rescaled",
     "paper": "the paper's Eq. 12 literally (`adapt_rule: paper`), s = |Δz|, dual rescaled",
+    "spectral": "per-replica spectral penalty of adaptive consensus ADMM (`adapt_rule: spectral`)",
     "fixed-rho": "ρ = β m_b throughout, `adapt: false`",
     "no-rescale": "adaptation on, `rescale_dual: false`",
 }
@@ -309,13 +310,14 @@ def cmd_penalty(args):
     modes = {
         "adapt": {"adapt": True, "rescale_dual": True},
         "paper": {"adapt": True, "rescale_dual": True, "adapt_rule": "paper"},
+        "spectral": {"adapt": True, "rescale_dual": True, "adapt_rule": "spectral"},
         "fixed-rho": {"adapt": False},
         "no-rescale": {"adapt": True, "rescale_dual": False},
     }
     chosen = args.modes.split(",")
     jobs = []
     for mode in chosen:
-        mode_betas = betas if mode in ("adapt", "paper") or args.all_betas else [args.ablation_beta]
+        mode_betas = betas if mode in ("adapt", "paper", "spectral") or args.all_betas else [args.ablation_beta]
         for rho in densities:
             for beta in mode_betas:
                 name = "penalty-%s-d%g-b%g" % (mode, rho, beta)
@@ -327,7 +329,7 @@ def cmd_penalty(args):
           % (os.path.relpath(args.scene, ROOT), args.frames if args.frames else "scene's"))
     print("Average ADMM iterations per frame (* = retries, failed frames or errors; see log).\n")
     for mode in chosen:
-        mode_betas = betas if mode in ("adapt", "paper") or args.all_betas else [args.ablation_beta]
+        mode_betas = betas if mode in ("adapt", "paper", "spectral") or args.all_betas else [args.ablation_beta]
         if len(mode_betas) == 1 and len(chosen) > 1:
             continue  # only in the side-by-side table below
         print("**%s** (%s)\n" % (mode, MODE_TEXT[mode]))

@@ -87,7 +87,7 @@ StepCommand decode_step(MessageReader& r) {
 Bytes encode(const WorkerReport& x) {
     MessageWriter w;
     w.put(x.kind).put(x.dq).put(x.r).put(x.s).put(x.toi).put(x.kappa).put(x.failed);
-    w.put(x.local_converged).put(x.ok);
+    w.put(x.local_done).put(x.ok);
     w.put(x.newton_iterations).put(x.t_compute).put(x.rho_min).put(x.rho_max).put(x.rho_sum);
     w.put(x.rho_count);
     put_records(w, x.estimates);
@@ -104,7 +104,7 @@ WorkerReport decode_report(const Bytes& b) {
     x.toi = r.get<double>();
     x.kappa = r.get<double>();
     x.failed = r.get<bool>();
-    x.local_converged = r.get<bool>();
+    x.local_done = r.get<bool>();
     x.ok = r.get<bool>();
     x.newton_iterations = r.get<std::int32_t>();
     x.t_compute = r.get<double>();

@@ -63,9 +63,11 @@ struct WorkerReport {
     double toi = 0.0;     ///< merge CCD: collision-free fraction q_i -> q^_i (0: not checked)
     double kappa = 0.0;   ///< barrier stiffness after its local solve
     bool failed = false;  ///< the local solve diverged
-    /// The local solve met the scene's own convergence criterion (Eq. 8's |dq| test passes
-    /// then, as it does when dq < theta).
-    bool local_converged = false;
+    /// The local solve is as done as the single-machine solve would be: it met the scene's own
+    /// convergence criterion, or can go no further (no line search improves, a relative step
+    /// at round-off), or took the scene's max_iterations Newton iterations in this step. Eq. 8's
+    /// |dq| test passes then, as it does when dq < theta.
+    bool local_done = false;
     bool ok = true;       ///< Snap: kinematic bodies may be snapped
     std::int32_t newton_iterations = 0;
     double t_compute = 0.0;  ///< compute seconds of this iteration

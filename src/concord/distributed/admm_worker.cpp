@@ -340,6 +340,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
                     sb.u = c->second.lambda / sb.rho;
                 }
         }
+        int local_round_iterations = 0;  // Newton iterations of this lag round's local solves
         t_compute += seconds_since(t0);
         for (int k = 1;; ++k) {
             t0 = Clock::now();
@@ -424,17 +425,23 @@ void AdmmWorker::step(const StepCommand& cmd) {
                 ++rep.rho_count;
             }
             if (shared.empty()) rep.rho_min = 0.0;
-            // Eq. 8's |dq|: the last Newton update of the local solve (its direction, before the
-            // line search, over h l). The test passes when it is below theta, or when the local
-            // solve met the scene's own criterion (the single-machine step's accuracy).
-            rep.dq = st.iterations > 0 ? st.last_step_measure : 0.0;
-            rep.local_converged = st.status == ConvergenceStatus::Converged;
+            // Eq. 8's |dq|: the last Newton update of the local solve, as taken (direction
+            // times accepted step, over h l; 0 when no update was taken). The test passes when
+            // it is below theta, or when the local solve is done by the scene's own measure.
+            rep.dq = st.history.empty()
+                         ? 0.0
+                         : st.history.back().step * st.history.back().step_measure;
+            local_round_iterations += st.iterations;
+            rep.local_done = st.status == ConvergenceStatus::Converged ||
+                             st.stop_reason == StopReason::NoImprovement ||
+                             st.stop_reason == StopReason::RelativeStep ||
+                             local_round_iterations >= cmd.params.max_iterations;
             // Merge check (Sec. 4.2): CCD from q_i to q^_i, only once the residuals pass
             // (otherwise the controller cannot end the loop anyway).
             VecX x_hat = x;
             for (const SharedBody& sb : shared) x_hat.segment<12>(12 * sb.local) = sb.z;
             const double theta = consensus_threshold(cmd.spec, cmd.params);
-            if ((rep.local_converged || rep.dq < theta) && rep.r < theta && rep.s < theta)
+            if ((rep.local_done || rep.dq < theta) && rep.r < theta && rep.s < theta)
                 rep.toi = sys.ccd_fraction(x, x_hat);
             rep.kappa = sys.barrier_stiffness();
             rep.failed = st.status == ConvergenceStatus::Diverged;

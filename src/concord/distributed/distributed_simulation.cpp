@@ -278,7 +278,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                 if (rep.kind != ReportKind::Iteration)
                     throw std::runtime_error("controller: expected an iteration report");
                 dq = std::max(dq, rep.dq);
-                dq_pass = dq_pass && (rep.local_converged || rep.dq < theta);
+                dq_pass = dq_pass && (rep.local_done || rep.dq < theta);
                 r = std::max(r, rep.r);
                 s = std::max(s, rep.s);
                 toi = std::min(toi, rep.toi);
