@@ -19,6 +19,7 @@
 #include "concord/io/output_writer.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
+#include "concord/scene/distributed_json.hpp"
 #include "concord/scene/scene_parser.hpp"
 #include "concord/solver/solver_enum_names.hpp"
 #include "concord/distributed/admm_worker.hpp"
@@ -312,10 +313,12 @@ int run_mpi(const RunOptions& opt, SceneSpec scene) {
     if (opt.workers_option->count() && opt.workers != workers)
         return fail(fmt::format("--workers {} but mpirun started {} workers (-np {})", opt.workers,
                                 workers, workers + 1));
-    scene.distributed.workers = workers;
-    if (scene.distributed.uses_grid() &&
-        scene.distributed.grid[0] * scene.distributed.grid[1] * scene.distributed.grid[2] != workers)
-        return fail(fmt::format("distributed.grid does not have {} cells", workers));
+    try {
+        set_worker_count(scene.distributed, workers,
+                         fmt::format("mpirun -np {} ({} workers)", workers + 1, workers));
+    } catch (const InputError& e) {
+        return fail(e.what());
+    }
     const WorldModel model = build_world_model(scene);
     try {
         if (transport.rank() != 0) {
@@ -361,15 +364,8 @@ int run_simulation(const RunOptions& opt) {
                          "rebuild)");
 #endif
     }
-    if (opt.workers_option->count()) {
-        scene.distributed.workers = opt.workers;
-        if (scene.distributed.uses_grid() &&
-            scene.distributed.grid[0] * scene.distributed.grid[1] * scene.distributed.grid[2] !=
-                opt.workers)
-            throw InputError(fmt::format(
-                "--workers {}: the scene's distributed.grid has {} cells", opt.workers,
-                scene.distributed.grid[0] * scene.distributed.grid[1] * scene.distributed.grid[2]));
-    }
+    if (opt.workers_option->count())
+        set_worker_count(scene.distributed, opt.workers, fmt::format("--workers {}", opt.workers));
     if (scene.distributed.workers > 1) {
         OutputWriter writer(opt.out, opt.force);  // refuses a non-empty folder before any work
         DistributedWorld world(scene);

@@ -16,6 +16,7 @@
 #include "concord/io/output_writer.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
+#include "concord/scene/distributed_json.hpp"
 #include "concord/scene/scene_parser.hpp"
 #include "concord/world/contact_report.hpp"
 #include "concord/world/world.hpp"
@@ -182,10 +183,7 @@ int run_distributed(WorldHandle& h, const std::string& out, std::optional<int> f
     SceneSpec scene = w.spec();
     if (frames) scene.frames = *frames;
     static_cast<SolverParams&>(scene.solver) = w.solver_params();
-    scene.distributed.workers = workers;
-    const auto& g = scene.distributed.grid;
-    if (scene.distributed.uses_grid() && g[0] * g[1] * g[2] != workers)
-        scene.distributed.grid = {1, 1, 1};  // the scene's grid has another size: N slabs
+    set_worker_count(scene.distributed, workers, "workers=" + std::to_string(workers));
     OutputWriter writer(out, force);
     py::gil_scoped_release release;
     DistributedWorld dw(scene);

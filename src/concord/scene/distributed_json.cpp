@@ -107,6 +107,17 @@ std::optional<SpecProblem> check(const DistributedSpec& d) {
 
 }  // namespace
 
+void set_worker_count(DistributedSpec& d, int workers, const std::string& source) {
+    if (workers < 1 || workers > kMaxWorkers)
+        throw InputError(source + ": expected 1 to " + std::to_string(kMaxWorkers) +
+                         " workers, got " + std::to_string(workers));
+    const int cells = d.grid[0] * d.grid[1] * d.grid[2];
+    if (d.uses_grid() && cells != workers)
+        throw InputError(source + ": the scene's distributed.grid has " + std::to_string(cells) +
+                         " cells");
+    d.workers = workers;
+}
+
 void validate_distributed_spec(const DistributedSpec& d) {
     if (auto p = check(d)) throw InputError("distributed." + p->key + ": " + p->message);
 }

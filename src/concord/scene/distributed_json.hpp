@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "concord/scene/distributed_spec.hpp"
 #include "concord/scene/json_node.hpp"
@@ -19,6 +20,13 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d);
 /// Checks the cross-key rules (grid product, clamp order, ...) of a spec built in code; throws
 /// InputError "distributed.KEY: ..." naming the offending key.
 void validate_distributed_spec(const DistributedSpec& d);
+
+/// Sets the worker count a run was asked for (`--workers N`, `mpirun -np N+1`, Python's
+/// World.run(workers=N)) on the scene's spec: N slabs along its axis, or its grid when that has
+/// N cells. `source` names the request in the message of the InputError thrown for a grid of
+/// another size or a count outside [1, 64] (e.g. "--workers 3: the scene's distributed.grid
+/// has 4 cells").
+void set_worker_count(DistributedSpec& d, int workers, const std::string& source);
 
 const char* to_string(PenaltyRule r);
 const char* to_string(LoadMeasure m);
