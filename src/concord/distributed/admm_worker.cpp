@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "concord/distributed/local_problem.hpp"
 #include "concord/distributed/penalty.hpp"
 #include "concord/math/error.hpp"
 #include "concord/world/kinematic_motion.hpp"
@@ -314,6 +315,11 @@ void AdmmWorker::step(const StepCommand& cmd) {
         if (cmd.spec.local_iterations > 0)
             local.max_iterations = std::min(local.max_iterations, cmd.spec.local_iterations);
     }
+    // The local problem by islands: those without a shared body are solved once per round.
+    std::vector<int> shared_local;
+    for (const SharedBody& sb : shared) shared_local.push_back(sb.local);
+    LocalProblem problem(model_, sys, ls.consensus, ids, masks, shared_local, in, kappa,
+                         cmd.spec.local_islands, broad_phase_);
     VecX x = sys.start();
     bool failed = false;
     int newton_iterations = 0;
@@ -323,8 +329,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
         model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
     for (int round = 0; round < lag_rounds && !failed; ++round) {
         t0 = Clock::now();
-        sys.set_barrier_stiffness(kappa);  // friction's normal forces at the step's stiffness
-        sys.lag_friction(x);
+        problem.start_round(x, kappa);  // friction's normal forces at the step's stiffness
         for (SharedBody& sb : shared) {
             // z^1 = q~ (the paper's initial consensus); later lag rounds restart from the merge.
             sb.z = round == 0 ? predicted(*record_of.at(sb.id), h, cmd.t_end)
@@ -346,19 +351,22 @@ void AdmmWorker::step(const StepCommand& cmd) {
             t0 = Clock::now();
             std::vector<ConsensusTerm> terms;
             for (const SharedBody& sb : shared) terms.push_back({sb.local, sb.rho, sb.z - sb.u});
-            ls.consensus.set_terms(std::move(terms));
-            const NewtonStats st = sys.newton(x, kappa, local, std::nullopt);
-            newton_iterations += st.iterations;
-            result.line_search_trials += st.line_search_trials;
-            result.ccd_limited += st.ccd_limited;
-            result.linear_iterations += st.linear_iterations;
-            result.t_collision += st.t_collision;
-            result.t_assembly += st.t_assembly;
-            result.t_linear += st.t_linear;
-            result.t_line_search += st.t_line_search;
-            int movable_held = 0;
-            for (int id : ids) movable_held += model_.movable[static_cast<std::size_t>(id)] ? 1 : 0;
-            load += st.iterations * static_cast<double>(movable_held + sys.contacts().size());
+            const NewtonStats st = problem.solve(x, kappa, terms, local, cmd.params);
+            const NewtonStats& st_internal = problem.internal_stats();
+            for (const NewtonStats* s : {&st, &st_internal}) {
+                newton_iterations += s->iterations;
+                result.line_search_trials += s->line_search_trials;
+                result.ccd_limited += s->ccd_limited;
+                result.linear_iterations += s->linear_iterations;
+                result.t_collision += s->t_collision;
+                result.t_assembly += s->t_assembly;
+                result.t_linear += s->t_linear;
+                result.t_line_search += s->t_line_search;
+            }
+            load += st.iterations *
+                        static_cast<double>(problem.solved_bodies() + problem.solved_contacts()) +
+                    st_internal.iterations *
+                        static_cast<double>(problem.internal_bodies() + problem.internal_contacts());
             double t_iter = seconds_since(t0);
 
             // Exchange (q, u, rho) of shared bodies with the neighbours holding them too.
@@ -443,9 +451,10 @@ void AdmmWorker::step(const StepCommand& cmd) {
             const double theta = consensus_threshold(cmd.spec, cmd.params);
             if ((rep.local_done || rep.dq < theta) && rep.r < theta && rep.s < theta)
                 rep.toi = sys.ccd_fraction(x, x_hat);
-            rep.kappa = sys.barrier_stiffness();
-            rep.failed = st.status == ConvergenceStatus::Diverged;
-            rep.newton_iterations = st.iterations;
+            rep.kappa = problem.barrier_stiffness();
+            rep.failed = st.status == ConvergenceStatus::Diverged ||
+                         st_internal.status == ConvergenceStatus::Diverged;
+            rep.newton_iterations = st.iterations + st_internal.iterations;
             if (cmd.trace_states) {
                 for (const BodyRecord& b : held) {
                     if (b.home != me) continue;
@@ -503,7 +512,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
         WorkerReport rep;
         rep.kind = ReportKind::Snap;
         rep.ok = snapped.has_value();
-        rep.kappa = sys.barrier_stiffness();
+        rep.kappa = problem.barrier_stiffness();
         transport_.send(0, Tag::Report, encode(rep));
         const ControllerSignal sig = decode_signal(transport_.receive(0, Tag::Signal));
         if (sig.kind == SignalKind::Converged && snapped) x = std::move(*snapped);
@@ -553,7 +562,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
     result.body_contacts = std::move(body_contacts);
     result.candidates = measured.candidates;
     result.min_distance = measured.min_distance;
-    result.kappa = sys.barrier_stiffness();
+    result.kappa = problem.barrier_stiffness();
     t_compute += seconds_since(t0);
     result.t_compute = t_compute;
     result.t_sync = t_pack + (transport_.transfer_seconds() - transfer0);

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/distributed/admm_protocol.hpp"
 #include "concord/distributed/body_box.hpp"
 #include "concord/distributed/transport.hpp"
@@ -58,6 +59,7 @@ class AdmmWorker {
         Vec12 lambda = Vec12::Zero();
     };
     std::map<int, Carry> carry_;
+    BroadPhase broad_phase_;  ///< the islands of the local problem
     std::map<std::pair<std::vector<int>, std::vector<std::uint64_t>>, std::unique_ptr<LocalSystem>>
         systems_;
 };

@@ -126,7 +126,7 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     node.expect_object({"workers", "axis", "grid", "alpha", "penalty", "beta", "adapt", "tau", "mu",
                         "clamp", "rescale_dual", "theta", "max_iterations", "load_balance",
                         "adapt_rule", "width_rule", "initial_planes", "local_iterations",
-                        "warm_start", "warm_start_penalty"});
+                        "warm_start", "warm_start_penalty", "local_islands"});
     DistributedSpec d;
     if (auto n = node.find("workers")) d.workers = n->integer(1, kMaxWorkers);
     if (auto n = node.find("axis")) d.axis = parse_axis(*n);
@@ -164,6 +164,7 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("local_iterations")) d.local_iterations = n->integer(0, 1'000'000);
     if (auto n = node.find("warm_start")) d.warm_start = n->boolean();
     if (auto n = node.find("warm_start_penalty")) d.warm_start_penalty = n->boolean();
+    if (auto n = node.find("local_islands")) d.local_islands = n->boolean();
     if (auto lbn = node.find("load_balance")) {
         lbn->expect_object({"enabled", "kp", "kd", "smoothing", "measure"});
         LoadBalanceSpec& lb = d.load_balance;
@@ -210,6 +211,7 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
         {"local_iterations", d.local_iterations},
         {"warm_start", d.warm_start},
         {"warm_start_penalty", d.warm_start_penalty},
+        {"local_islands", d.local_islands},
         {"load_balance",
          {{"enabled", d.load_balance.enabled},
           {"kp", d.load_balance.kp},

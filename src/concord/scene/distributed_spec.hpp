@@ -79,6 +79,10 @@ struct DistributedSpec {
     /// iterate); 0 solves every local problem to convergence (step norm theta / 10). A worker
     /// without shared bodies always solves to convergence: its problem does not depend on z.
     int local_iterations = 2;
+    /// Split each local problem by islands: those without a shared body are solved once per
+    /// friction lag round, the others at every ADMM iteration (distributed/local_problem.hpp).
+    /// Off by default: measured no faster with inexact local solves (docs/benchmarks.md).
+    bool local_islands = false;
     /// The multiplier rho u of a body shared by the same workers as in the last step starts
     /// from its value at the end of that step (else u = 0) ...
     bool warm_start = true;
