@@ -315,7 +315,8 @@ void AdmmWorker::step(const StepCommand& cmd) {
         if (cmd.spec.local_iterations > 0)
             local.max_iterations = std::min(local.max_iterations, cmd.spec.local_iterations);
     }
-    // The local problem by islands: those without a shared body are solved once per round.
+    // The local problem, split by islands with distributed.local_islands: those without a
+    // shared body are then solved once per lag round.
     std::vector<int> shared_local;
     for (const SharedBody& sb : shared) shared_local.push_back(sb.local);
     LocalProblem problem(model_, sys, ls.consensus, ids, masks, shared_local, in, kappa,
