@@ -216,9 +216,9 @@ TEST(DistributedStep, LocalIslandsGiveTheWholeLocalProblemsStep) {
     s.bodies.push_back(box("far", Vec3(-6.0, 0.5 + 0.5e-3, 0)));
     const WorldModel model = build_world_model(s);
     const double theta = 1e-6;
-    SceneSpec whole = with_workers(s, 2, theta);
-    SceneSpec split = whole;
-    split.distributed.local_islands = true;
+    SceneSpec split = with_workers(s, 2, theta);
+    SceneSpec whole = split;
+    whole.distributed.local_islands = false;
     DistributedWorld a(whole), b(split);
     for (int k = 0; k < 3; ++k) {
         const StepStats& sa = a.step();

@@ -22,7 +22,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     const DistributedSpec d =
         parse_text(with_distributed(R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper",
             "initial_planes": "even", "local_iterations": 0, "warm_start": false,
-            "warm_start_penalty": true, "local_islands": true})"))
+            "warm_start_penalty": true, "local_islands": false})"))
             .distributed;
     EXPECT_EQ(d.adapt_rule, AdaptRule::Paper);
     EXPECT_EQ(d.width_rule, WidthRule::Paper);
@@ -30,7 +30,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_EQ(d.local_iterations, 0);
     EXPECT_FALSE(d.warm_start);
     EXPECT_TRUE(d.warm_start_penalty);
-    EXPECT_TRUE(d.local_islands);
+    EXPECT_FALSE(d.local_islands);
     // Defaults, chosen by measurement (docs/benchmarks.md, "Distributed solver").
     const DistributedSpec def;
     EXPECT_EQ(def.adapt_rule, AdaptRule::Normalized);
@@ -39,7 +39,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_EQ(def.local_iterations, 2);
     EXPECT_TRUE(def.warm_start);
     EXPECT_FALSE(def.warm_start_penalty);
-    EXPECT_FALSE(def.local_islands);
+    EXPECT_TRUE(def.local_islands);
     // Every key survives the round trip.
     DistributedSpec all = d;
     all.adapt_rule = AdaptRule::Spectral;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
 
@@ -43,7 +44,7 @@ LocalProblem::LocalProblem(const WorldModel& model, StepSystem& whole,
         movable[k] = model.movable[static_cast<std::size_t>(ids[k])];
         whole_movable_ += movable[k] ? 1 : 0;
     }
-    if (!islands || shared_local.empty()) return;
+    if (!islands) return;
 
     // The islands of the step (World::find_step_islands over this system's bodies).
     VecX predicted = in.q_tilde;
@@ -63,35 +64,48 @@ LocalProblem::LocalProblem(const WorldModel& model, StepSystem& whole,
     const std::vector<Island> found =
         find_islands(movable, candidate_body_pairs(whole_.surface().mesh, c));
 
-    // Islands holding a shared body depend on z; the others do not.
-    std::vector<char> in_coupled(n, 0), in_internal(n, 0);
+    // Islands holding a shared body depend on z (together, one coupled system); each of the
+    // others is a system of its own, as on one machine.
+    std::vector<char> in_coupled(n, 0);
+    std::vector<std::vector<int>> internal;
     for (const Island& island : found) {
         const bool coupled = std::any_of(island.movable.begin(), island.movable.end(), [&](int b) {
             return std::find(shared_local.begin(), shared_local.end(), b) != shared_local.end();
         });
-        auto& mark = coupled ? in_coupled : in_internal;
-        for (int b : island.movable) mark[static_cast<std::size_t>(b)] = 1;
-        for (int b : island.obstacles) mark[static_cast<std::size_t>(b)] = 1;
+        if (coupled) {
+            for (int b : island.movable) in_coupled[static_cast<std::size_t>(b)] = 1;
+            for (int b : island.obstacles) in_coupled[static_cast<std::size_t>(b)] = 1;
+        } else {
+            internal.push_back(island.bodies());  // whole-system indices, sorted
+            internal_movable_ += static_cast<int>(island.movable.size());
+        }
     }
-    std::vector<int> coupled, internal;
+    std::vector<int> coupled;
     for (std::size_t k = 0; k < n; ++k) {
-        if (in_coupled[k]) coupled.push_back(static_cast<int>(k));
-        if (in_internal[k]) internal.push_back(static_cast<int>(k));
-        if (in_internal[k] && movable[k]) ++internal_movable_;
-        if (in_coupled[k] && movable[k]) ++coupled_movable_;
+        if (!in_coupled[k]) continue;
+        coupled.push_back(static_cast<int>(k));
+        coupled_movable_ += movable[k] ? 1 : 0;
     }
-    if (internal_movable_ == 0) return;
-
-    const SystemReplication rep_i = replication_of(model, ids, masks, internal);
-    const SystemReplication rep_c = replication_of(model, ids, masks, coupled);
-    internal_ = std::make_unique<StepSystem>(model, world_ids(ids, internal), nullptr, &rep_i);
-    coupled_ = std::make_unique<StepSystem>(model, world_ids(ids, coupled), nullptr, &rep_c);
-    coupled_->add_term(coupled_consensus_);
-    coupled_index_.assign(n, -1);
-    for (std::size_t j = 0; j < coupled.size(); ++j)
-        coupled_index_[static_cast<std::size_t>(coupled[j])] = static_cast<int>(j);
-    internal_->prepare(in, kappa);
-    coupled_->prepare(in, kappa);
+    // Nothing to split: every island holds a shared body, or there is one island only.
+    if (internal.empty() || (coupled_movable_ == 0 && internal.size() == 1)) {
+        internal_movable_ = coupled_movable_ = 0;
+        return;
+    }
+    for (const std::vector<int>& island : internal) {
+        const SystemReplication rep = replication_of(model, ids, masks, island);
+        internal_.push_back(
+            std::make_unique<StepSystem>(model, world_ids(ids, island), nullptr, &rep));
+        internal_.back()->prepare(in, kappa);
+    }
+    if (coupled_movable_ > 0) {
+        const SystemReplication rep_c = replication_of(model, ids, masks, coupled);
+        coupled_ = std::make_unique<StepSystem>(model, world_ids(ids, coupled), nullptr, &rep_c);
+        coupled_->add_term(coupled_consensus_);
+        coupled_index_.assign(n, -1);
+        for (std::size_t j = 0; j < coupled.size(); ++j)
+            coupled_index_[static_cast<std::size_t>(coupled[j])] = static_cast<int>(j);
+        coupled_->prepare(in, kappa);
+    }
 }
 
 void LocalProblem::start_round(const VecX& x, double kappa) {
@@ -103,7 +117,7 @@ void LocalProblem::start_round(const VecX& x, double kappa) {
     }
     whole_.scatter(x, world_);
     VecX part;
-    for (StepSystem* s : {internal_.get(), coupled_.get()}) {
+    for (StepSystem* s : systems()) {
         s->set_barrier_stiffness(kappa);
         s->gather(world_, part);
         s->lag_friction(part);
@@ -129,17 +143,27 @@ NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<Consens
     whole_.scatter(x, world_);
     VecX part;
     if (internal_due_) {
-        internal_->gather(world_, part);
-        internal_stats_ = internal_->newton(part, kappa, exact, std::nullopt);
-        internal_->scatter(part, world_);
+        // Each island to convergence; the statistics as one machine folds its islands': the
+        // most iterations of any island, the other counts and times summed, the worst status.
+        for (std::size_t i = 0; i < internal_.size(); ++i) {
+            internal_[i]->gather(world_, part);
+            const NewtonStats s = internal_[i]->newton(part, kappa, exact, std::nullopt);
+            internal_[i]->scatter(part, world_);
+            fold(internal_stats_, s, i == 0);
+        }
         internal_due_ = false;
     }
-    std::vector<ConsensusTerm> mapped = terms;
-    for (ConsensusTerm& t : mapped) t.body = coupled_index_[static_cast<std::size_t>(t.body)];
-    coupled_consensus_.set_terms(std::move(mapped));
-    coupled_->gather(world_, part);
-    const NewtonStats st = coupled_->newton(part, kappa, inexact, std::nullopt);
-    coupled_->scatter(part, world_);
+    NewtonStats st;
+    if (coupled_) {
+        std::vector<ConsensusTerm> mapped = terms;
+        for (ConsensusTerm& t : mapped) t.body = coupled_index_[static_cast<std::size_t>(t.body)];
+        coupled_consensus_.set_terms(std::move(mapped));
+        coupled_->gather(world_, part);
+        st = coupled_->newton(part, kappa, inexact, std::nullopt);
+        coupled_->scatter(part, world_);
+    } else {
+        st = std::exchange(internal_stats_, NewtonStats{});  // nothing depends on z
+    }
     whole_.gather(world_, x);
     // The islands assumed every vertex stays in its motion bounds; if one left them, the two
     // systems may have missed a pair between them.
@@ -147,22 +171,54 @@ NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<Consens
     return st;
 }
 
+std::vector<StepSystem*> LocalProblem::systems() const {
+    std::vector<StepSystem*> out;
+    for (const auto& s : internal_) out.push_back(s.get());
+    if (coupled_) out.push_back(coupled_.get());
+    return out;
+}
+
+void LocalProblem::fold(NewtonStats& total, const NewtonStats& s, bool first) {
+    if (first) {
+        total = s;
+        return;
+    }
+    total.iterations = std::max(total.iterations, s.iterations);
+    total.line_search_trials += s.line_search_trials;
+    total.ccd_limited += s.ccd_limited;
+    total.linear_iterations += s.linear_iterations;
+    total.t_collision += s.t_collision;
+    total.t_assembly += s.t_assembly;
+    total.t_linear += s.t_linear;
+    total.t_line_search += s.t_line_search;
+    if (static_cast<int>(s.status) > static_cast<int>(total.status)) {
+        total.status = s.status;
+        total.stop_reason = s.stop_reason;
+    }
+    total.history.clear();  // no single last update
+}
+
 double LocalProblem::barrier_stiffness() const {
     double k = whole_.barrier_stiffness();
-    if (coupled_) k = std::max({k, coupled_->barrier_stiffness(), internal_->barrier_stiffness()});
+    for (StepSystem* s : systems()) k = std::max(k, s->barrier_stiffness());
     return k;
 }
 
-int LocalProblem::solved_bodies() const {
-    return split() ? coupled_movable_ : whole_movable_;
-}
 
 int LocalProblem::internal_contacts() const {
-    return internal_ ? static_cast<int>(internal_->contacts().size()) : 0;
+    int c = 0;
+    for (const auto& s : internal_) c += static_cast<int>(s->contacts().size());
+    return c;
+}
+
+int LocalProblem::solved_bodies() const {
+    if (!split()) return whole_movable_;
+    return coupled_ ? coupled_movable_ : internal_movable_;
 }
 
 int LocalProblem::solved_contacts() const {
-    return static_cast<int>(split() ? coupled_->contacts().size() : whole_.contacts().size());
+    if (!split()) return static_cast<int>(whole_.contacts().size());
+    return coupled_ ? static_cast<int>(coupled_->contacts().size()) : internal_contacts();
 }
 
 }  // namespace concord

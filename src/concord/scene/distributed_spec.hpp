@@ -81,8 +81,9 @@ struct DistributedSpec {
     int local_iterations = 2;
     /// Split each local problem by islands: those without a shared body are solved once per
     /// friction lag round, the others at every ADMM iteration (distributed/local_problem.hpp).
-    /// Off by default: measured no faster with inexact local solves (docs/benchmarks.md).
-    bool local_islands = false;
+    /// A worker that shares nothing then solves its islands as one machine does (1-worker ADMM
+    /// takes the single machine's Newton iterations); docs/benchmarks.md has the measurements.
+    bool local_islands = true;
     /// The multiplier rho u of a body shared by the same workers as in the last step starts
     /// from its value at the end of that step (else u = 0) ...
     bool warm_start = true;
