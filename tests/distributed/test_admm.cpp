@@ -177,9 +177,8 @@ TEST(DistributedStep, InexactAndExactLocalSolvesAgree) {
 // The multiplier rho u of a body that stays shared carries over: on a resting bridge (and a
 // table on a 2 x 2 grid) the force the shares of the plank (the top) need to agree is nearly
 // the same from step to step, so a tight consensus (theta 1e-5) takes fewer ADMM iterations
-// warm-started (counts are deterministic; measured 183 against 201 and 167 against 177 over 6
-// steps; at theta 1e-3 the same scenes take 44 against 31 and 44 against 38, see
-// docs/benchmarks.md on why the default stays on).
+// warm-started (counts are deterministic). At theta 1e-3 the same scenes take more: see
+// docs/benchmarks.md on why the default stays on.
 TEST(DistributedStep, WarmStartedMultipliersSaveIterationsOnARestingScene) {
     for (int scene = 0; scene < 2; ++scene) {
         SceneSpec warm = scene == 0 ? with_workers(bridge_scene(), 2, 1e-5)
@@ -193,8 +192,8 @@ TEST(DistributedStep, WarmStartedMultipliersSaveIterationsOnARestingScene) {
 }
 
 // Started too stiff (beta 100), the default adaptation (normalised residual balancing, dual
-// residual (rho / rho0) |dz|) needs far fewer ADMM iterations than keeping that rho (measured
-// 280 against 426 over 3 steps; the paper's literal Eq. 12 takes 255 here).
+// residual (rho / rho0) |dz|) needs far fewer ADMM iterations than keeping that rho, and so
+// does the paper's literal Eq. 12.
 TEST(DistributedStep, AdaptivePenaltyBeatsFixedRho) {
     SceneSpec adaptive = with_workers(table_scene(), 4, 1e-6);
     adaptive.distributed.grid = {2, 1, 2};

@@ -135,7 +135,6 @@ void LocalProblem::merge(double kappa) {
 NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
                                 const SolverParams& inexact, const SolverParams& exact) {
     internal_stats_ = NewtonStats{};
-    internal_stats_.iterations = 0;
     if (!split()) {
         whole_consensus_.set_terms(terms);
         return whole_.newton(x, kappa, inexact, std::nullopt);
