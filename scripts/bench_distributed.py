@@ -301,7 +301,13 @@ MODE_TEXT = {
     "spectral": "per-replica spectral penalty of adaptive consensus ADMM (`adapt_rule: spectral`)",
     "fixed-rho": "ρ = β m_b throughout, `adapt: false`",
     "no-rescale": "adaptation on, `rescale_dual: false`",
+    "anderson": "the default adaptation with Anderson acceleration, `anderson_window: 3`",
+    "fixed-anderson": "ρ = β m_b throughout with Anderson acceleration, `anderson_window: 3`",
 }
+
+
+# Modes run at every beta by default; the others at --ablation-beta.
+SWEPT_MODES = ("adapt", "paper", "spectral", "anderson")
 
 
 def cmd_penalty(args):
@@ -313,11 +319,13 @@ def cmd_penalty(args):
         "spectral": {"adapt": True, "rescale_dual": True, "adapt_rule": "spectral"},
         "fixed-rho": {"adapt": False},
         "no-rescale": {"adapt": True, "rescale_dual": False},
+        "anderson": {"adapt": True, "rescale_dual": True, "anderson_window": 3},
+        "fixed-anderson": {"adapt": False, "anderson_window": 3},
     }
     chosen = args.modes.split(",")
     jobs = []
     for mode in chosen:
-        mode_betas = betas if mode in ("adapt", "paper", "spectral") or args.all_betas else [args.ablation_beta]
+        mode_betas = betas if mode in SWEPT_MODES or args.all_betas else [args.ablation_beta]
         for rho in densities:
             for beta in mode_betas:
                 name = "penalty-%s-d%g-b%g" % (mode, rho, beta)
@@ -329,7 +337,7 @@ def cmd_penalty(args):
           % (os.path.relpath(args.scene, ROOT), args.frames if args.frames else "scene's"))
     print("Average ADMM iterations per frame (* = retries, failed frames or errors; see log).\n")
     for mode in chosen:
-        mode_betas = betas if mode in ("adapt", "paper", "spectral") or args.all_betas else [args.ablation_beta]
+        mode_betas = betas if mode in SWEPT_MODES or args.all_betas else [args.ablation_beta]
         if len(mode_betas) == 1 and len(chosen) > 1:
             continue  # only in the side-by-side table below
         print("**%s** (%s)\n" % (mode, MODE_TEXT[mode]))

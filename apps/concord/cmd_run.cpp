@@ -16,6 +16,7 @@
 #include <tbb/global_control.h>
 
 #include "commands.hpp"
+#include "concord/io/frame_loop.hpp"
 #include "concord/io/output_writer.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
@@ -233,24 +234,11 @@ class TraceFile {
     int iteration_ = 0;
 };
 
-std::vector<OutputBody> output_bodies(const WorldModel& model) {
-    std::vector<OutputBody> bodies;
-    for (const AffineBody& b : model.bodies)
-        bodies.push_back({b.name, &b.mesh, b.motion,
-                          b.is_elastic() ? b.modal->vertex_modes.get() : nullptr});
-    return bodies;
-}
-
-// The frame loop shared by the single-machine and the distributed simulators.
+// Runs the frame loop (frame_loop.hpp) with progress on stderr and Ctrl-C handling.
 template <typename Sim>
 int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWriter& writer,
              const std::string& how) {
-    auto write = [&](int frame, const StepStats* stats) {
-        std::vector<VecX> q;
-        for (int i = 0; i < sim.num_bodies(); ++i) q.emplace_back(sim.state_row(i));
-        writer.write_frame(frame, sim.time(), q, stats);
-    };
-    write(0, nullptr);
+    writer.write_header(scene, output_bodies(sim));
     std::fprintf(stderr, "concord run: %s: %d bodies, %d frames x %d substeps x %g s, %s -> %s\n",
                  scene.name.c_str(), sim.num_bodies(), scene.frames, scene.substeps,
                  scene.time_step, how.c_str(), opt.out.c_str());
@@ -258,21 +246,18 @@ int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWrit
     Progress progress(scene.frames, opt.verbose);
     InterruptGuard interrupt;
     int frame = 0;
-    while (frame < scene.frames && !interrupt.interrupted()) {
-        StepStats stats;
-        try {
-            for (int s = 0; s < scene.substeps; ++s)
-                accumulate_substep(stats, sim.step(), s == 0);
-        } catch (const std::exception& e) {
-            progress.end_bar();
-            std::fprintf(stderr, "concord: simulation failed in frame %d: %s\n", frame + 1,
-                         e.what());
-            std::fprintf(stderr, "concord: %s holds frames 0 to %d\n", opt.out.c_str(), frame);
-            return dynamic_cast<const InputError*>(&e) ? kExitBadInput : kExitFailure;
-        }
-        ++frame;
-        write(frame, &stats);
-        progress.frame(frame, sim.time(), stats);
+    try {
+        frame = run_frames(sim, scene, writer, [&](int k, const StepStats& stats) {
+            progress.frame(k, sim.time(), stats);
+            return !interrupt.interrupted();
+        });
+    } catch (const std::exception& e) {
+        progress.end_bar();
+        const int last = writer.frames_written() - 1;
+        if (last < 0) throw;  // frame 0 could not be written: an output error
+        std::fprintf(stderr, "concord: simulation failed in frame %d: %s\n", last + 1, e.what());
+        std::fprintf(stderr, "concord: %s holds frames 0 to %d\n", opt.out.c_str(), last);
+        return dynamic_cast<const InputError*>(&e) ? kExitBadInput : kExitFailure;
     }
     progress.end_bar();
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();
@@ -330,7 +315,6 @@ int run_mpi(const RunOptions& opt, SceneSpec scene) {
         DistributedSimulation sim(model, transport);
         std::unique_ptr<TraceFile> trace;
         attach_trace(opt, sim, trace);
-        writer.write_header(scene, output_bodies(model));
         const int rc = simulate(opt, scene, sim, writer,
                                 fmt::format("{} MPI workers", workers));
         sim.shutdown();
@@ -371,7 +355,6 @@ int run_simulation(const RunOptions& opt) {
         DistributedWorld world(scene);
         std::unique_ptr<TraceFile> trace;
         attach_trace(opt, world.simulation(), trace);
-        writer.write_header(scene, output_bodies(world.model()));
         return simulate(opt, scene, world, writer,
                         fmt::format("{} in-process workers, {} threads", scene.distributed.workers,
                                     thread_count));
@@ -380,7 +363,6 @@ int run_simulation(const RunOptions& opt) {
         throw InputError("--admm-trace: the run is not distributed (use --workers N > 1)");
     OutputWriter writer(opt.out, opt.force);  // refuses a non-empty folder before any work
     World world(scene);
-    writer.write_header(scene, world);
     return simulate(opt, scene, world, writer, fmt::format("{} threads", thread_count));
 }
 

@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "concord/distributed/distributed_world.hpp"
+#include "concord/io/frame_loop.hpp"
 #include "concord/io/output_writer.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
@@ -188,26 +189,13 @@ int run_distributed(WorldHandle& h, const std::string& out, std::optional<int> f
     py::gil_scoped_release release;
     DistributedWorld dw(scene);
     dw.restore_state(w.capture_state());
-    std::vector<OutputBody> bodies;
-    for (int i = 0; i < dw.num_bodies(); ++i) {
-        const AffineBody& b = dw.body(i);
-        bodies.push_back({b.name, &b.mesh, b.motion});
-    }
-    writer.write_header(scene, bodies);
-    auto write = [&](int frame, const StepStats* stats) {
-        std::vector<VecX> q;
-        for (int i = 0; i < dw.num_bodies(); ++i) q.emplace_back(dw.q(i));
-        writer.write_frame(frame, dw.time(), q, stats);
-    };
-    write(0, nullptr);
-    for (int frame = 1; frame <= scene.frames; ++frame) {
-        StepStats stats;
-        for (int s = 0; s < scene.substeps; ++s) accumulate_substep(stats, dw.step(), s == 0);
-        write(frame, &stats);
+    writer.write_header(scene, output_bodies(dw));
+    const int frames_done = run_frames(dw, scene, writer, [](int, const StepStats&) {
         check_signals();
-    }
+        return true;
+    });
     w.restore_state(dw.capture_state());
-    return scene.frames;
+    return frames_done;
 }
 
 int run_world(WorldHandle& h, const std::string& out, std::optional<int> frames, bool force,
@@ -226,16 +214,12 @@ int run_world(WorldHandle& h, const std::string& out, std::optional<int> frames,
     // scene.json records the options the frames are computed with.
     static_cast<SolverParams&>(scene.solver) = w.solver_params();
     OutputWriter writer(out, force);
-    writer.write_header(scene, w);
-    writer.write_frame(0, w.time(), w, nullptr);
+    writer.write_header(scene, output_bodies(w));
     py::gil_scoped_release release;
-    for (int frame = 1; frame <= scene.frames; ++frame) {
-        StepStats stats;
-        for (int s = 0; s < scene.substeps; ++s) accumulate_substep(stats, w.step(), s == 0);
-        writer.write_frame(frame, w.time(), w, &stats);
+    return run_frames(w, scene, writer, [](int, const StepStats&) {
         check_signals();
-    }
-    return scene.frames;
+        return true;
+    });
 }
 
 py::dict body_info(const World& w, int i) {

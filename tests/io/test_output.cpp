@@ -207,10 +207,10 @@ TEST(OutputWriter, RoundTripIsBitExact) {
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 328u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(sizeof(StepStats), 336u) << "StepStats changed: update io/step_stats_json.cpp";
     // No distributed keys by default, and no body_contacts while it is empty.
     EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
-    EXPECT_EQ(sizeof(DistributedStepStats), 128u)
+    EXPECT_EQ(sizeof(DistributedStepStats), 136u)
         << "DistributedStepStats changed: update io/step_stats_json.cpp";
 }
 
@@ -220,6 +220,8 @@ TEST(OutputWriter, DistributedStatsRoundTrip) {
     d.workers = 2;
     d.admm_iterations = 17;
     d.merge_blocked = 1;
+    d.anderson_steps = 4;
+    d.anderson_restarts = 3;
     d.primal_residual = 1e-4;
     d.dual_residual = 2e-4;
     d.t_sync = 0.25;
@@ -241,6 +243,8 @@ TEST(OutputWriter, DistributedStatsRoundTrip) {
     ASSERT_TRUE(back.distributed.has_value());
     EXPECT_EQ(back.distributed->admm_iterations, 17);
     EXPECT_EQ(back.distributed->merge_blocked, 1);
+    EXPECT_EQ(back.distributed->anderson_steps, 4);
+    EXPECT_EQ(back.distributed->anderson_restarts, 3);
     EXPECT_EQ(back.distributed->primal_residual, 1e-4);
     EXPECT_EQ(back.distributed->overlap_width, 0.3);
     EXPECT_EQ(back.distributed->planes, d.planes);

@@ -91,6 +91,7 @@ Bytes encode(const WorkerReport& x) {
     w.put(x.newton_iterations).put(x.t_compute).put(x.rho_min).put(x.rho_max).put(x.rho_sum);
     w.put(x.rho_count);
     put_records(w, x.estimates);
+    w.put_list(x.anderson).put(x.rho_changed);
     return w.take();
 }
 
@@ -113,12 +114,14 @@ WorkerReport decode_report(const Bytes& b) {
     x.rho_sum = r.get<double>();
     x.rho_count = r.get<std::int32_t>();
     x.estimates = get_records(r);
+    x.anderson = r.get_list<double>();
+    x.rho_changed = r.get<bool>();
     return x;
 }
 
 Bytes encode(const ControllerSignal& s) {
     MessageWriter w;
-    w.put(s.kind).put(s.kappa);
+    w.put(s.kind).put(s.kappa).put_list(s.gamma).put(s.anderson_restart);
     return w.take();
 }
 
@@ -127,6 +130,8 @@ ControllerSignal decode_signal(const Bytes& b) {
     ControllerSignal s;
     s.kind = r.get<SignalKind>();
     s.kappa = r.get<double>();
+    s.gamma = r.get_list<double>();
+    s.anderson_restart = r.get<bool>();
     return s;
 }
 

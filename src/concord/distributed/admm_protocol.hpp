@@ -74,6 +74,11 @@ struct WorkerReport {
     double rho_min = 0.0, rho_max = 0.0, rho_sum = 0.0;
     std::int32_t rho_count = 0;
     std::vector<BodyRecord> estimates;  ///< trace_states: current estimate of owned bodies
+    /// Anderson acceleration (anderson_window > 0): this worker's share of the normal
+    /// equations, m x m column-major then m (empty while no history); and whether a penalty of
+    /// its shared bodies changed since the last report (the histories must restart).
+    std::vector<double> anderson;
+    bool rho_changed = false;
 };
 
 enum class SignalKind : std::int32_t { Continue = 1, Converged = 2, Failed = 3 };
@@ -81,6 +86,10 @@ enum class SignalKind : std::int32_t { Continue = 1, Converged = 2, Failed = 3 }
 struct ControllerSignal {
     SignalKind kind = SignalKind::Continue;
     double kappa = 0.0;  ///< barrier stiffness for the next local solve
+    /// Anderson acceleration: the coefficients to apply to every shared body (empty: take the
+    /// plain iterate), and whether every history restarts (the safeguard rejected).
+    std::vector<double> gamma;
+    bool anderson_restart = false;
 };
 
 struct WorkerResult {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "concord/distributed/anderson.hpp"
 #include "concord/distributed/local_problem.hpp"
 #include "concord/distributed/penalty.hpp"
 #include "concord/math/error.hpp"
@@ -51,7 +52,21 @@ struct SharedBody {
     int snapshot_k = 0;
     Vec12 q_s = Vec12::Zero(), grad_s = Vec12::Zero(), z_s = Vec12::Zero(),
           lambda_s = Vec12::Zero();
+    /// Anderson acceleration: the iterates of w = (z, rho u of every holder in worker order).
+    AndersonHistory anderson;
 };
+
+// Anderson's measure of a shared body's w = (z, lambda_1, ..., lambda_n): positions in
+// metres (A's entries times the body's radius), multipliers divided by rho^0 (a displacement
+// too), all over h l so that every body weighs alike.
+VecX anderson_scale(const VecX& w, double radius, double rho0, double hl) {
+    VecX out = w / hl;
+    for (Eigen::Index k = 0; k < w.size(); k += 12) {
+        out.segment<9>(k + 3) *= radius;
+        if (k > 0) out.segment<12>(k) /= rho0;
+    }
+    return out;
+}
 
 // How often the spectral rule re-estimates rho (Xu et al. 2017 use every other iteration).
 constexpr int kSpectralPeriod = 2;
@@ -62,6 +77,70 @@ struct AdmmWorker::LocalSystem {
     std::unique_ptr<StepSystem> system;
     ConsensusEnergy consensus;
 };
+
+// Everything one step works on, from the command to the controller's verdict.
+struct AdmmWorker::Run {
+    Run(const StepCommand& c, int workers, int self, double scene_scale)
+        : cmd(c),
+          N(workers),
+          me(self),
+          h(c.h),
+          hl(c.h * scene_scale),
+          everyone(workers >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << workers) - 1) {}
+
+    const StepCommand& cmd;
+    const int N, me;
+    const double h, hl;
+    const std::uint64_t everyone;  ///< the holder set of static bodies
+    // Time computing and packing (the rest is waiting or transfer).
+    double t_compute = 0.0, t_pack = 0.0, transfer0 = 0.0;
+
+    std::vector<BodyRecord> held;  ///< owned and received bodies, by id
+    std::map<int, const BodyRecord*> record_of;
+    std::vector<int> ids;                ///< the local system's world bodies (held and static)
+    std::vector<std::uint64_t> masks;    ///< their holder sets
+    LocalSystem* local = nullptr;
+    VecX q, q_tilde, target;  ///< world-size start, prediction and kinematic targets
+    std::unique_ptr<StepInput> in;
+    double kappa = 0.0;
+
+    std::vector<SharedBody> shared;
+    std::vector<int> neighbours;                   ///< other workers holding a shared body
+    std::vector<std::vector<std::size_t>> common;  ///< per neighbour: shared bodies it holds
+    SolverParams inexact;                          ///< the local solve's parameters
+    std::unique_ptr<LocalProblem> problem;
+    VecX x;  ///< the local solution (the system's order)
+    int local_round_iterations = 0;  ///< Newton iterations of this lag round's local solves
+    bool rho_changed = false;        ///< a penalty changed since the last report (Anderson)
+    double t_iteration = 0.0;        ///< this ADMM iteration's compute time
+
+    bool failed = false;
+    int newton_iterations = 0;
+    double load = 0.0;  ///< work count: Newton iterations x (bodies + contacts)
+    WorkerResult result;
+    std::map<int, BodyRecord> start_owned;  ///< to go back to on Discard
+    std::map<int, Carry> next_carry;        ///< warm start of the next step on Commit
+
+    StepSystem& system() const { return *local->system; }
+    double radius(const WorldModel& m, int id) const {
+        return m.bodies[static_cast<std::size_t>(id)].bounding_radius;
+    }
+};
+
+namespace {
+// Adds the time from construction to destruction to a counter.
+class Stopwatch {
+  public:
+    explicit Stopwatch(double& total) : total_(total), t0_(Clock::now()) {}
+    ~Stopwatch() { total_ += seconds_since(t0_); }
+    Stopwatch(const Stopwatch&) = delete;
+    Stopwatch& operator=(const Stopwatch&) = delete;
+
+  private:
+    double& total_;
+    Clock::time_point t0_;
+};
+}  // namespace
 
 AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
     : model_(model), transport_(transport) {
@@ -121,113 +200,141 @@ AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies
 }
 
 void AdmmWorker::step(const StepCommand& cmd) {
-    double t_compute = 0.0, t_pack = 0.0;
-    const double transfer0 = transport_.transfer_seconds();
-    const int N = transport_.num_workers();
-    const int me = self();
-    const double h = cmd.h;
-    const double hl = h * model_.scene_scale;
-    const double w_half = 0.5 * cmd.width;
-    const std::uint64_t everyone = N >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << N) - 1;
+    Run run(cmd, transport_.num_workers(), self(), model_.scene_scale);
+    run.transfer0 = transport_.transfer_seconds();
+    exchange_bodies(run);
+    build_local_problem(run);
+    agree_barrier_stiffness(run);
+    find_shared_bodies(run);
+    const int lag_rounds =
+        model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
+    for (int round = 0; round < lag_rounds && !run.failed; ++round) {
+        start_lag_round(run, round);
+        for (int k = 1;; ++k) {
+            const NewtonStats st = solve_local(run);
+            exchange_shared(run);
+            WorkerReport rep = update_consensus(run);
+            check_convergence(run, st, rep);
+            transport_.send(0, Tag::Report, encode(rep));
+            const ControllerSignal sig = decode_signal(transport_.receive(0, Tag::Signal));
+            run.kappa = sig.kappa;
+            if (sig.kind == SignalKind::Converged) {
+                for (const SharedBody& sb : run.shared) run.x.segment<12>(12 * sb.local) = sb.z;
+                break;
+            }
+            if (sig.kind == SignalKind::Failed) {
+                run.failed = true;
+                break;
+            }
+            accelerate(run, sig);
+            adapt_penalties(run, k);
+        }
+    }
+    snap_kinematic(run);
+    send_result(run);
+    commit_or_discard(run);
+}
 
-    // 1. Classify the owned bodies and send each to the workers that hold it this step.
-    auto t0 = Clock::now();
-    std::vector<std::vector<BodyRecord>> outgoing(static_cast<std::size_t>(N));
-    std::vector<BodyRecord> held;
-    for (const auto& [id, rec] : owned_) {
-        const Box3& rest = rest_boxes_[static_cast<std::size_t>(id)];
-        const Box3 start = world_box(rest, rec.q);
-        Box3 swept = start;
-        swept.extend(world_box(rest, predicted(rec, h, cmd.t_end)));
-        BodyRecord out = rec;
-        out.holders = cmd.partition.holders(swept.lo, swept.hi, w_half);
-        out.home = cmd.partition.worker_of_point(start.center());
-        for (int w : workers_in(out.holders)) {
-            if (w == me) {
-                held.push_back(out);
-            } else {
-                outgoing[static_cast<std::size_t>(w)].push_back(out);
+void AdmmWorker::exchange_bodies(Run& run) {
+    const StepCommand& cmd = run.cmd;
+    const double w_half = 0.5 * cmd.width;
+    std::vector<std::vector<BodyRecord>> outgoing(static_cast<std::size_t>(run.N));
+    {
+        Stopwatch sw(run.t_compute);
+        for (const auto& [id, rec] : owned_) {
+            const Box3& rest = rest_boxes_[static_cast<std::size_t>(id)];
+            const Box3 start = world_box(rest, rec.q);
+            Box3 swept = start;
+            swept.extend(world_box(rest, predicted(rec, run.h, cmd.t_end)));
+            BodyRecord out = rec;
+            out.holders = cmd.partition.holders(swept.lo, swept.hi, w_half);
+            out.home = cmd.partition.worker_of_point(start.center());
+            for (int w : workers_in(out.holders)) {
+                if (w == run.me) {
+                    run.held.push_back(out);
+                } else {
+                    outgoing[static_cast<std::size_t>(w)].push_back(out);
+                }
             }
         }
     }
-    t_compute += seconds_since(t0);
-    for (int j = 0; j < N; ++j) {
-        if (j == me) continue;
-        const auto tp = Clock::now();
+    for (int j = 0; j < run.N; ++j) {
+        if (j == run.me) continue;
         MessageWriter w;
-        put_records(w, outgoing[static_cast<std::size_t>(j)]);
-        t_pack += seconds_since(tp);
+        {
+            Stopwatch sw(run.t_pack);
+            put_records(w, outgoing[static_cast<std::size_t>(j)]);
+        }
         transport_.send(j + 1, Tag::Bodies, w.take());
     }
-    for (int j = 0; j < N; ++j) {
-        if (j == me) continue;
+    for (int j = 0; j < run.N; ++j) {
+        if (j == run.me) continue;
         const Bytes b = transport_.receive(j + 1, Tag::Bodies);
-        const auto tp = Clock::now();
+        Stopwatch sw(run.t_pack);
         MessageReader r(b);
-        for (BodyRecord& rec : get_records(r)) held.push_back(rec);
-        t_pack += seconds_since(tp);
+        for (BodyRecord& rec : get_records(r)) run.held.push_back(rec);
     }
-    t0 = Clock::now();
-    std::sort(held.begin(), held.end(),
+    Stopwatch sw(run.t_compute);
+    std::sort(run.held.begin(), run.held.end(),
               [](const BodyRecord& a, const BodyRecord& b) { return a.id < b.id; });
+}
 
-    // 2. The local problem: held bodies and every static body, in world order.
-    std::vector<int> ids;
-    std::vector<std::uint64_t> masks;
-    {
-        std::size_t a = 0, s = 0;
-        while (a < held.size() || s < static_bodies_.size()) {
-            const bool take_held =
-                s == static_bodies_.size() ||
-                (a < held.size() && held[a].id < static_bodies_[s]);
-            if (take_held) {
-                ids.push_back(held[a].id);
-                masks.push_back(held[a].holders);
-                ++a;
-            } else {
-                ids.push_back(static_bodies_[s]);
-                masks.push_back(everyone);
-                ++s;
-            }
-        }
-    }
-    LocalSystem& ls = local_system(ids, masks);
-    StepSystem& sys = *ls.system;
-    const int B = model_.num_bodies();
-    VecX q(12 * B), q_tilde(12 * B), target(12 * B);
-    for (int b = 0; b < B; ++b) {
-        q.segment<12>(12 * b) = model_.bodies[static_cast<std::size_t>(b)].q_initial;
-    }
-    q_tilde = q;
-    target = q;
-    std::map<int, const BodyRecord*> record_of;
-    for (const BodyRecord& rec : held) {
-        record_of[rec.id] = &rec;
-        q.segment<12>(12 * rec.id) = rec.q;
-        const Vec12 p = predicted(rec, h, cmd.t_end);
-        if (model_.kinematic[static_cast<std::size_t>(rec.id)]) {
-            q_tilde.segment<12>(12 * rec.id) = rec.q;
-            target.segment<12>(12 * rec.id) = p;
+void AdmmWorker::build_local_problem(Run& run) {
+    Stopwatch sw(run.t_compute);
+    // Held bodies and every static body, in world order.
+    std::size_t a = 0, s = 0;
+    while (a < run.held.size() || s < static_bodies_.size()) {
+        const bool take_held = s == static_bodies_.size() ||
+                               (a < run.held.size() && run.held[a].id < static_bodies_[s]);
+        if (take_held) {
+            run.ids.push_back(run.held[a].id);
+            run.masks.push_back(run.held[a].holders);
+            ++a;
         } else {
-            q_tilde.segment<12>(12 * rec.id) = p;
+            run.ids.push_back(static_bodies_[s]);
+            run.masks.push_back(run.everyone);
+            ++s;
         }
     }
-    const StepInput in{q, q_tilde, target, h, 0.0};
-    ls.consensus.set_terms({});  // the balance is of the step's objective alone
-    const StiffnessBalance balance = sys.prepare(in, cmd.kappa);
-    // IPC's balance kappa = -g_B . g_E / |g_B|^2 over the whole scene. A shared body's
-    // gradients are split across its holders, so its pieces go to the controller to be summed
-    // per body first; internal bodies' terms are summed here.
+    run.local = &local_system(run.ids, run.masks);
+    const int B = model_.num_bodies();
+    run.q.resize(12 * B);
+    for (int b = 0; b < B; ++b)
+        run.q.segment<12>(12 * b) = model_.bodies[static_cast<std::size_t>(b)].q_initial;
+    run.q_tilde = run.q;
+    run.target = run.q;
+    for (const BodyRecord& rec : run.held) {
+        run.record_of[rec.id] = &rec;
+        run.q.segment<12>(12 * rec.id) = rec.q;
+        const Vec12 p = predicted(rec, run.h, run.cmd.t_end);
+        if (model_.kinematic[static_cast<std::size_t>(rec.id)]) {
+            run.q_tilde.segment<12>(12 * rec.id) = rec.q;
+            run.target.segment<12>(12 * rec.id) = p;
+        } else {
+            run.q_tilde.segment<12>(12 * rec.id) = p;
+        }
+    }
+    run.in = std::make_unique<StepInput>(StepInput{run.q, run.q_tilde, run.target, run.h, 0.0});
+}
+
+// IPC's balance kappa = -g_B . g_E / |g_B|^2 over the whole scene. A shared body's gradients
+// are split across its holders, so its pieces go to the controller to be summed per body
+// first; internal bodies' terms are summed here.
+void AdmmWorker::agree_barrier_stiffness(Run& run) {
+    MessageWriter w;
     {
+        Stopwatch sw(run.t_compute);
+        StepSystem& sys = run.system();
+        run.local->consensus.set_terms({});  // the balance is of the step's objective alone
+        const StiffnessBalance balance = sys.prepare(*run.in, run.cmd.kappa);
         VecX g_rest, g_unit;
         sys.start_gradients(g_rest, g_unit);
         double dot = 0.0, norm_sq = 0.0;
-        MessageWriter w;
         std::vector<int> shared_ids;
-        for (std::size_t k = 0; k < ids.size(); ++k) {
-            if (!model_.movable[static_cast<std::size_t>(ids[k])]) continue;
+        for (std::size_t k = 0; k < run.ids.size(); ++k) {
+            if (!model_.movable[static_cast<std::size_t>(run.ids[k])]) continue;
             const auto o = 12 * static_cast<Eigen::Index>(k);
-            if (std::popcount(masks[k]) > 1) {
+            if (std::popcount(run.masks[k]) > 1) {
                 shared_ids.push_back(static_cast<int>(k));
                 continue;
             }
@@ -237,45 +344,42 @@ void AdmmWorker::step(const StepCommand& cmd) {
         w.put(balance.has_contacts).put(dot).put(norm_sq);
         w.put(static_cast<std::int64_t>(shared_ids.size()));
         for (int k : shared_ids)
-            w.put(static_cast<std::int32_t>(ids[static_cast<std::size_t>(k)]))
+            w.put(static_cast<std::int32_t>(run.ids[static_cast<std::size_t>(k)]))
                 .put_vec12(g_rest.segment<12>(12 * k))
                 .put_vec12(g_unit.segment<12>(12 * k));
-        t_compute += seconds_since(t0);
-        transport_.send(0, Tag::Balance, w.take());
     }
-    double kappa = [&] {
-        const Bytes b = transport_.receive(0, Tag::Stiffness);
-        MessageReader r(b);
-        return r.get<double>();
-    }();
+    transport_.send(0, Tag::Balance, w.take());
+    const Bytes b = transport_.receive(0, Tag::Stiffness);
+    MessageReader r(b);
+    run.kappa = r.get<double>();
+}
 
-    // 3. Consensus ADMM.
-    t0 = Clock::now();
-    std::vector<SharedBody> shared;
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        const auto i = static_cast<std::size_t>(ids[k]);
-        if (!model_.movable[i] || std::popcount(masks[k]) < 2) continue;
+void AdmmWorker::find_shared_bodies(Run& run) {
+    Stopwatch sw(run.t_compute);
+    const StepCommand& cmd = run.cmd;
+    std::vector<SharedBody>& shared = run.shared;
+    for (std::size_t k = 0; k < run.ids.size(); ++k) {
+        const auto i = static_cast<std::size_t>(run.ids[k]);
+        if (!model_.movable[i] || std::popcount(run.masks[k]) < 2) continue;
         SharedBody sb;
         sb.local = static_cast<int>(k);
-        sb.id = ids[k];
-        sb.holders = masks[k];
+        sb.id = run.ids[k];
+        sb.holders = run.masks[k];
         shared.push_back(sb);
     }
     // Neighbours this step, and the shared bodies each of them holds too (in id order).
-    std::vector<int> neighbours;
-    {
-        std::uint64_t any = 0;
-        for (const SharedBody& sb : shared) any |= sb.holders;
-        for (int w : workers_in(any))
-            if (w != me) neighbours.push_back(w);
-    }
-    std::vector<std::vector<std::size_t>> common(neighbours.size());
-    for (std::size_t n = 0; n < neighbours.size(); ++n)
+    std::uint64_t any = 0;
+    for (const SharedBody& sb : shared) any |= sb.holders;
+    for (int w : workers_in(any))
+        if (w != run.me) run.neighbours.push_back(w);
+    run.common.resize(run.neighbours.size());
+    for (std::size_t n = 0; n < run.neighbours.size(); ++n)
         for (std::size_t e = 0; e < shared.size(); ++e)
-            if (shared[e].holders >> neighbours[n] & 1) common[n].push_back(e);
+            if (shared[e].holders >> run.neighbours[n] & 1) run.common[n].push_back(e);
 
     // Initial penalties: for the stiffness rule, lambda_max of the body's Hessian block at the
     // step's start (PSD-projected, as the solver sees it).
+    StepSystem& sys = run.system();
     if (cmd.spec.penalty == PenaltyRule::Stiffness && !shared.empty()) {
         Triplets H;
         sys.hessian_triplets(sys.start(), H);
@@ -299,9 +403,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
     }
     for (SharedBody& sb : shared)
         if (!(sb.rho0 > 0)) sb.rho0 = 1.0;  // a degenerate block: fall back to unit penalty
-    t_compute += seconds_since(t0);
 
-    auto radius = [&](int id) { return model_.bodies[static_cast<std::size_t>(id)].bounding_radius; };
     // Local solves stop by the scene's own criterion, as the single-machine solve does. A
     // worker with shared bodies takes at least one Newton update per ADMM iteration: its
     // problem moved with z and u, possibly by less than its tolerance, and a solve that stopped
@@ -309,277 +411,345 @@ void AdmmWorker::step(const StepCommand& cmd) {
     // `local_iterations` warm-started updates per ADMM iteration, so that consensus and the
     // local Newton converge together. A worker without shared bodies does not depend on z and
     // solves to convergence at once.
-    SolverParams local = cmd.params;
+    run.inexact = cmd.params;
     if (!shared.empty()) {
-        local.min_iterations = 1;
+        run.inexact.min_iterations = 1;
         if (cmd.spec.local_iterations > 0)
-            local.max_iterations = std::min(local.max_iterations, cmd.spec.local_iterations);
+            run.inexact.max_iterations = std::min(run.inexact.max_iterations,
+                                                  cmd.spec.local_iterations);
     }
     // The local problem, split by islands with distributed.local_islands: those without a
     // shared body are then solved once per lag round.
     std::vector<int> shared_local;
     for (const SharedBody& sb : shared) shared_local.push_back(sb.local);
-    LocalProblem problem(model_, sys, ls.consensus, ids, masks, shared_local, in, kappa,
-                         cmd.spec.local_islands, broad_phase_);
-    VecX x = sys.start();
-    bool failed = false;
-    int newton_iterations = 0;
-    double load = 0.0;
-    WorkerResult result;
-    const int lag_rounds =
-        model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
-    for (int round = 0; round < lag_rounds && !failed; ++round) {
-        t0 = Clock::now();
-        problem.start_round(x, kappa);  // friction's normal forces at the step's stiffness
-        for (SharedBody& sb : shared) {
-            // z^1 = q~ (the paper's initial consensus); later lag rounds restart from the merge.
-            sb.z = round == 0 ? predicted(*record_of.at(sb.id), h, cmd.t_end)
-                              : Vec12(x.segment<12>(12 * sb.local));
-            sb.u.setZero();
-            sb.rho = sb.rho0;
-            sb.has_snapshot = false;
-            // A body shared by the same workers as in the last step starts from that step's
-            // penalty and multiplier (rho u, the force this worker's share needed to agree).
-            if (round == 0 && cmd.spec.warm_start)
-                if (auto c = carry_.find(sb.id); c != carry_.end() && c->second.holders == sb.holders) {
-                    if (cmd.spec.warm_start_penalty) sb.rho = c->second.rho;
-                    sb.u = c->second.lambda / sb.rho;
-                }
-        }
-        int local_round_iterations = 0;  // Newton iterations of this lag round's local solves
-        t_compute += seconds_since(t0);
-        for (int k = 1;; ++k) {
-            t0 = Clock::now();
-            std::vector<ConsensusTerm> terms;
-            for (const SharedBody& sb : shared) terms.push_back({sb.local, sb.rho, sb.z - sb.u});
-            const NewtonStats st = problem.solve(x, kappa, terms, local, cmd.params);
-            const NewtonStats& st_internal = problem.internal_stats();
-            for (const NewtonStats* s : {&st, &st_internal}) {
-                newton_iterations += s->iterations;
-                result.line_search_trials += s->line_search_trials;
-                result.ccd_limited += s->ccd_limited;
-                result.linear_iterations += s->linear_iterations;
-                result.t_collision += s->t_collision;
-                result.t_assembly += s->t_assembly;
-                result.t_linear += s->t_linear;
-                result.t_line_search += s->t_line_search;
-            }
-            load += st.iterations *
-                        static_cast<double>(problem.solved_bodies() + problem.solved_contacts()) +
-                    st_internal.iterations *
-                        static_cast<double>(problem.internal_bodies() + problem.internal_contacts());
-            double t_iter = seconds_since(t0);
+    run.problem = std::make_unique<LocalProblem>(model_, sys, run.local->consensus, run.ids,
+                                                 run.masks, shared_local, *run.in, run.kappa,
+                                                 cmd.spec.local_islands, broad_phase_);
+    run.x = sys.start();
+}
 
-            // Exchange (q, u, rho) of shared bodies with the neighbours holding them too.
-            auto tp = Clock::now();
-            for (std::size_t n = 0; n < neighbours.size(); ++n) {
-                MessageWriter w;
-                for (std::size_t e : common[n]) {
-                    const SharedBody& sb = shared[e];
-                    w.put_vec12(x.segment<12>(12 * sb.local)).put_vec12(sb.u).put(sb.rho);
-                }
-                t_pack += seconds_since(tp);
-                transport_.send(neighbours[n] + 1, Tag::Shared, w.take());
-                tp = Clock::now();
+void AdmmWorker::start_lag_round(Run& run, int round) {
+    Stopwatch sw(run.t_compute);
+    run.problem->start_round(run.x, run.kappa);  // friction's normal forces at the step's kappa
+    for (SharedBody& sb : run.shared) {
+        // z^1 = q~ (the paper's initial consensus); later lag rounds restart from the merge.
+        sb.z = round == 0 ? predicted(*run.record_of.at(sb.id), run.h, run.cmd.t_end)
+                          : Vec12(run.x.segment<12>(12 * sb.local));
+        sb.u.setZero();
+        sb.rho = sb.rho0;
+        sb.has_snapshot = false;
+        sb.anderson = AndersonHistory(run.cmd.spec.anderson_window);
+        // A body shared by the same workers as in the last step starts from that step's
+        // penalty and multiplier (rho u, the force this worker's share needed to agree).
+        if (round == 0 && run.cmd.spec.warm_start)
+            if (auto c = carry_.find(sb.id); c != carry_.end() && c->second.holders == sb.holders) {
+                if (run.cmd.spec.warm_start_penalty) sb.rho = c->second.rho;
+                sb.u = c->second.lambda / sb.rho;
             }
-            for (SharedBody& sb : shared) {
-                sb.replicas.clear();
-                sb.replicas.push_back({me, x.segment<12>(12 * sb.local), sb.u, sb.rho});
-            }
-            t_pack += seconds_since(tp);
-            for (std::size_t n = 0; n < neighbours.size(); ++n) {
-                const Bytes b = transport_.receive(neighbours[n] + 1, Tag::Shared);
-                tp = Clock::now();
-                MessageReader r(b);
-                for (std::size_t e : common[n]) {
-                    Replica rep;
-                    rep.worker = neighbours[n];
-                    rep.q = r.get_vec12();
-                    rep.u = r.get_vec12();
-                    rep.rho = r.get<double>();
-                    shared[e].replicas.push_back(rep);
-                }
-                t_pack += seconds_since(tp);
-            }
-            // Consensus (Eq. 6), dual update (Eq. 7) and residuals (Eq. 9-10). Every holder
-            // sums the replicas in worker order, so all of them compute the same z bit for bit.
-            t0 = Clock::now();
-            WorkerReport rep;
-            rep.kind = ReportKind::Iteration;
-            rep.rho_min = std::numeric_limits<double>::infinity();
-            for (SharedBody& sb : shared) {
-                std::sort(sb.replicas.begin(), sb.replicas.end(),
-                          [](const Replica& a, const Replica& b) { return a.worker < b.worker; });
-                Vec12 num = Vec12::Zero();
-                double den = 0.0;
-                for (const Replica& rp : sb.replicas) {
-                    num += rp.rho * (rp.q + rp.u);
-                    den += rp.rho;
-                }
-                const Vec12 z_new = num / den;
-                sb.s = affine_displacement(z_new - sb.z, radius(sb.id));
-                sb.r = 0.0;
-                for (const Replica& rp : sb.replicas)
-                    sb.r = std::max(sb.r, affine_displacement(rp.q - z_new, radius(sb.id)));
-                const Vec12 q_b = x.segment<12>(12 * sb.local);
-                sb.grad = -sb.rho * (sb.u + q_b - sb.z);  // the local optimality condition
-                sb.u += q_b - z_new;
-                sb.lambda = -sb.rho * sb.u;
-                sb.z = z_new;
-                rep.r = std::max(rep.r, sb.r / hl);
-                rep.s = std::max(rep.s, sb.s / hl);
-                rep.rho_min = std::min(rep.rho_min, sb.rho);
-                rep.rho_max = std::max(rep.rho_max, sb.rho);
-                rep.rho_sum += sb.rho;
-                ++rep.rho_count;
-            }
-            if (shared.empty()) rep.rho_min = 0.0;
-            // Eq. 8's |dq|: the last Newton update of the local solve, as taken (direction
-            // times accepted step, over h l; 0 when no update was taken). The test passes when
-            // it is below theta, or when the local solve is done by the scene's own measure.
-            rep.dq = st.history.empty()
-                         ? 0.0
-                         : st.history.back().step * st.history.back().step_measure;
-            local_round_iterations += st.iterations;
-            rep.local_done = st.status == ConvergenceStatus::Converged ||
-                             st.stop_reason == StopReason::NoImprovement ||
-                             st.stop_reason == StopReason::RelativeStep ||
-                             local_round_iterations >= cmd.params.max_iterations;
-            // Merge check (Sec. 4.2): CCD from q_i to q^_i, only once the residuals pass
-            // (otherwise the controller cannot end the loop anyway).
-            VecX x_hat = x;
-            for (const SharedBody& sb : shared) x_hat.segment<12>(12 * sb.local) = sb.z;
-            const double theta = consensus_threshold(cmd.spec, cmd.params);
-            if ((rep.local_done || rep.dq < theta) && rep.r < theta && rep.s < theta)
-                rep.toi = sys.ccd_fraction(x, x_hat);
-            rep.kappa = problem.barrier_stiffness();
-            rep.failed = st.status == ConvergenceStatus::Diverged ||
-                         st_internal.status == ConvergenceStatus::Diverged;
-            rep.newton_iterations = st.iterations + st_internal.iterations;
-            if (cmd.trace_states) {
-                for (const BodyRecord& b : held) {
-                    if (b.home != me) continue;
-                    BodyRecord e = b;
-                    const auto it = std::find(ids.begin(), ids.end(), b.id);
-                    e.q = x_hat.segment<12>(12 * (it - ids.begin()));
-                    rep.estimates.push_back(e);
-                }
-            }
-            t_iter += seconds_since(t0);
-            t_compute += t_iter;
-            rep.t_compute = t_iter;
-            transport_.send(0, Tag::Report, encode(rep));
-            const ControllerSignal sig = decode_signal(transport_.receive(0, Tag::Signal));
-            kappa = sig.kappa;
-            if (sig.kind == SignalKind::Converged) {
-                x = x_hat;
-                break;
-            }
-            if (sig.kind == SignalKind::Failed) {
-                failed = true;
-                break;
-            }
-            // Penalty adaptation: Eq. 12 and its normalised variant (every holder sees the same
-            // r_b and s_b, so all make the same decision), or each replica's spectral estimate.
-            for (SharedBody& sb : shared) {
-                PenaltyUpdate up{sb.rho, 1.0};
-                if (cmd.spec.adapt_rule == AdaptRule::Spectral) {
-                    const Vec12 q_b = x.segment<12>(12 * sb.local);
-                    if (sb.has_snapshot && k - sb.snapshot_k < kSpectralPeriod) continue;
-                    if (sb.has_snapshot)
-                        up = spectral_penalty(cmd.spec, sb.rho, sb.rho0,
-                                              {q_b - sb.q_s, sb.grad - sb.grad_s, sb.z - sb.z_s,
-                                               sb.lambda - sb.lambda_s});
-                    sb.has_snapshot = true;
-                    sb.snapshot_k = k;
-                    sb.q_s = q_b;
-                    sb.grad_s = sb.grad;
-                    sb.z_s = sb.z;
-                    sb.lambda_s = sb.lambda;
-                } else {
-                    up = adapt_penalty(cmd.spec, sb.rho, sb.rho0, sb.r, sb.s);
-                }
-                sb.rho = up.rho;
-                sb.u *= up.u_scale;
+    }
+    run.local_round_iterations = 0;
+}
+
+NewtonStats AdmmWorker::solve_local(Run& run) {
+    run.t_iteration = 0.0;
+    Stopwatch sw(run.t_iteration);
+    std::vector<ConsensusTerm> terms;
+    for (const SharedBody& sb : run.shared) terms.push_back({sb.local, sb.rho, sb.z - sb.u});
+    LocalProblem& problem = *run.problem;
+    const NewtonStats st = problem.solve(run.x, run.kappa, terms, run.inexact, run.cmd.params);
+    const NewtonStats& st_internal = problem.internal_stats();
+    WorkerResult& result = run.result;
+    for (const NewtonStats* s : {&st, &st_internal}) {
+        run.newton_iterations += s->iterations;
+        result.line_search_trials += s->line_search_trials;
+        result.ccd_limited += s->ccd_limited;
+        result.linear_iterations += s->linear_iterations;
+        result.t_collision += s->t_collision;
+        result.t_assembly += s->t_assembly;
+        result.t_linear += s->t_linear;
+        result.t_line_search += s->t_line_search;
+    }
+    run.load += st.iterations *
+                    static_cast<double>(problem.solved_bodies() + problem.solved_contacts()) +
+                st_internal.iterations *
+                    static_cast<double>(problem.internal_bodies() + problem.internal_contacts());
+    run.local_round_iterations += st.iterations;
+    return st;
+}
+
+void AdmmWorker::exchange_shared(Run& run) {
+    for (std::size_t n = 0; n < run.neighbours.size(); ++n) {
+        MessageWriter w;
+        {
+            Stopwatch sw(run.t_pack);
+            for (std::size_t e : run.common[n]) {
+                const SharedBody& sb = run.shared[e];
+                w.put_vec12(run.x.segment<12>(12 * sb.local)).put_vec12(sb.u).put(sb.rho);
             }
         }
+        transport_.send(run.neighbours[n] + 1, Tag::Shared, w.take());
     }
-
-    // 4. Kinematic bodies onto their prescribed pose, when no worker's CCD objects.
-    if (!failed) {
-        t0 = Clock::now();
-        std::optional<VecX> snapped = sys.snapped_kinematic(x);
-        t_compute += seconds_since(t0);
-        WorkerReport rep;
-        rep.kind = ReportKind::Snap;
-        rep.ok = snapped.has_value();
-        rep.kappa = problem.barrier_stiffness();
-        transport_.send(0, Tag::Report, encode(rep));
-        const ControllerSignal sig = decode_signal(transport_.receive(0, Tag::Signal));
-        if (sig.kind == SignalKind::Converged && snapped) x = std::move(*snapped);
-    }
-
-    // 5. End of step: owned bodies' states and the worker's statistics.
-    t0 = Clock::now();
-    SystemStepResult measured;
-    sys.measure(x, measured);
-    // Count each contact once over all workers: by the lowest worker holding both bodies (a
-    // plane is held by everyone). Per-body counts follow the same rule, so that the controller's
-    // sums over workers count every pair once.
-    int contacts = 0;
-    std::vector<BodyContactCount> body_contacts;
     {
+        Stopwatch sw(run.t_pack);
+        for (SharedBody& sb : run.shared) {
+            sb.replicas.clear();
+            sb.replicas.push_back({run.me, run.x.segment<12>(12 * sb.local), sb.u, sb.rho});
+        }
+    }
+    for (std::size_t n = 0; n < run.neighbours.size(); ++n) {
+        const Bytes b = transport_.receive(run.neighbours[n] + 1, Tag::Shared);
+        Stopwatch sw(run.t_pack);
+        MessageReader r(b);
+        for (std::size_t e : run.common[n]) {
+            Replica rep;
+            rep.worker = run.neighbours[n];
+            rep.q = r.get_vec12();
+            rep.u = r.get_vec12();
+            rep.rho = r.get<double>();
+            run.shared[e].replicas.push_back(rep);
+        }
+    }
+}
+
+// Every holder sums the replicas in worker order, so all of them compute the same z bit for
+// bit.
+WorkerReport AdmmWorker::update_consensus(Run& run) {
+    Stopwatch sw(run.t_iteration);
+    WorkerReport rep;
+    rep.kind = ReportKind::Iteration;
+    rep.rho_min = std::numeric_limits<double>::infinity();
+    for (SharedBody& sb : run.shared) {
+        std::sort(sb.replicas.begin(), sb.replicas.end(),
+                  [](const Replica& a, const Replica& b) { return a.worker < b.worker; });
+        Vec12 num = Vec12::Zero();
+        double den = 0.0;
+        for (const Replica& rp : sb.replicas) {
+            num += rp.rho * (rp.q + rp.u);
+            den += rp.rho;
+        }
+        const Vec12 z_new = num / den;
+        const double radius = run.radius(model_, sb.id);
+        sb.s = affine_displacement(z_new - sb.z, radius);
+        sb.r = 0.0;
+        for (const Replica& rp : sb.replicas)
+            sb.r = std::max(sb.r, affine_displacement(rp.q - z_new, radius));
+        const Vec12 q_b = run.x.segment<12>(12 * sb.local);
+        sb.grad = -sb.rho * (sb.u + q_b - sb.z);  // the local optimality condition
+        if (run.cmd.spec.anderson_window > 0) {
+            // w before and after this iteration (G(w)), every holder's multiplier included:
+            // all holders see the same replicas, so all record the same iterates.
+            const auto n = static_cast<Eigen::Index>(sb.replicas.size());
+            VecX w(12 * (n + 1)), g(12 * (n + 1));
+            w.head<12>() = sb.z;
+            g.head<12>() = z_new;
+            for (Eigen::Index i = 0; i < n; ++i) {
+                const Replica& rp = sb.replicas[static_cast<std::size_t>(i)];
+                w.segment<12>(12 * (i + 1)) = rp.rho * rp.u;
+                g.segment<12>(12 * (i + 1)) = rp.rho * (rp.u + rp.q - z_new);
+            }
+            sb.anderson.push(g, anderson_scale(g - w, radius, sb.rho0, run.hl));
+        }
+        sb.u += q_b - z_new;
+        sb.lambda = -sb.rho * sb.u;
+        sb.z = z_new;
+        rep.r = std::max(rep.r, sb.r / run.hl);
+        rep.s = std::max(rep.s, sb.s / run.hl);
+        rep.rho_min = std::min(rep.rho_min, sb.rho);
+        rep.rho_max = std::max(rep.rho_max, sb.rho);
+        rep.rho_sum += sb.rho;
+        ++rep.rho_count;
+    }
+    if (run.shared.empty()) rep.rho_min = 0.0;
+    // Anderson: this worker's share of the normal equations, each body counted by its lowest
+    // holder, summed in body order.
+    if (run.cmd.spec.anderson_window > 0 && !run.shared.empty()) {
+        const int m = run.shared.front().anderson.columns();
+        if (m > 0) {
+            MatX gram = MatX::Zero(m, m);
+            VecX rhs = VecX::Zero(m);
+            for (const SharedBody& sb : run.shared)
+                if (std::countr_zero(sb.holders) == run.me)
+                    sb.anderson.add_normal_equations(gram, rhs);
+            rep.anderson.assign(gram.data(), gram.data() + gram.size());
+            rep.anderson.insert(rep.anderson.end(), rhs.data(), rhs.data() + rhs.size());
+        }
+    }
+    rep.rho_changed = run.rho_changed;
+    run.rho_changed = false;
+    return rep;
+}
+
+void AdmmWorker::check_convergence(Run& run, const NewtonStats& st, WorkerReport& rep) {
+    {
+        Stopwatch sw(run.t_iteration);
+        // Eq. 8's |dq|: the last Newton update of the local solve, as taken (direction times
+        // accepted step, over h l; 0 when no update was taken). The test passes when it is
+        // below theta, or when the local solve is done by the scene's own measure.
+        rep.dq = st.history.empty() ? 0.0
+                                    : st.history.back().step * st.history.back().step_measure;
+        rep.local_done = st.status == ConvergenceStatus::Converged ||
+                         st.stop_reason == StopReason::NoImprovement ||
+                         st.stop_reason == StopReason::RelativeStep ||
+                         run.local_round_iterations >= run.cmd.params.max_iterations;
+        // Merge check (Sec. 4.2): CCD from q_i to q^_i, only once the residuals pass
+        // (otherwise the controller cannot end the loop anyway).
+        const double theta = consensus_threshold(run.cmd.spec, run.cmd.params);
+        if ((rep.local_done || rep.dq < theta) && rep.r < theta && rep.s < theta) {
+            VecX x_hat = run.x;
+            for (const SharedBody& sb : run.shared) x_hat.segment<12>(12 * sb.local) = sb.z;
+            rep.toi = run.system().ccd_fraction(run.x, x_hat);
+        }
+        const NewtonStats& st_internal = run.problem->internal_stats();
+        rep.kappa = run.problem->barrier_stiffness();
+        rep.failed = st.status == ConvergenceStatus::Diverged ||
+                     st_internal.status == ConvergenceStatus::Diverged;
+        rep.newton_iterations = st.iterations + st_internal.iterations;
+        if (run.cmd.trace_states) {
+            std::map<int, std::size_t> slot;
+            for (std::size_t e = 0; e < run.shared.size(); ++e) slot[run.shared[e].id] = e;
+            for (const BodyRecord& b : run.held) {
+                if (b.home != run.me) continue;
+                BodyRecord e = b;
+                const auto it = std::find(run.ids.begin(), run.ids.end(), b.id);
+                const auto local = static_cast<Eigen::Index>(it - run.ids.begin());
+                const auto sh = slot.find(b.id);
+                e.q = sh != slot.end() ? run.shared[sh->second].z
+                                       : Vec12(run.x.segment<12>(12 * local));
+                rep.estimates.push_back(e);
+            }
+        }
+    }
+    run.t_compute += run.t_iteration;
+    rep.t_compute = run.t_iteration;
+}
+
+// Eq. 12 and its normalised variant (every holder sees the same r_b and s_b, so all make the
+// same decision), or each replica's spectral estimate.
+void AdmmWorker::adapt_penalties(Run& run, int k) {
+    const DistributedSpec& spec = run.cmd.spec;
+    for (SharedBody& sb : run.shared) {
+        PenaltyUpdate up{sb.rho, 1.0};
+        if (spec.adapt_rule == AdaptRule::Spectral) {
+            const Vec12 q_b = run.x.segment<12>(12 * sb.local);
+            if (sb.has_snapshot && k - sb.snapshot_k < kSpectralPeriod) continue;
+            if (sb.has_snapshot)
+                up = spectral_penalty(spec, sb.rho, sb.rho0,
+                                      {q_b - sb.q_s, sb.grad - sb.grad_s, sb.z - sb.z_s,
+                                       sb.lambda - sb.lambda_s});
+            sb.has_snapshot = true;
+            sb.snapshot_k = k;
+            sb.q_s = q_b;
+            sb.grad_s = sb.grad;
+            sb.z_s = sb.z;
+            sb.lambda_s = sb.lambda;
+        } else {
+            up = adapt_penalty(spec, sb.rho, sb.rho0, sb.r, sb.s);
+        }
+        run.rho_changed = run.rho_changed || up.rho != sb.rho;
+        sb.rho = up.rho;
+        sb.u *= up.u_scale;
+    }
+}
+
+// Every holder applies the controller's gamma to its copy of each shared body, so z stays the
+// same everywhere; a holder's own u follows from its multiplier.
+void AdmmWorker::accelerate(Run& run, const ControllerSignal& sig) {
+    if (run.cmd.spec.anderson_window <= 0) return;
+    Stopwatch sw(run.t_compute);
+    for (SharedBody& sb : run.shared) {
+        if (sig.anderson_restart) sb.anderson.clear();
+        if (sig.gamma.empty()) continue;
+        const VecX gamma = Eigen::Map<const VecX>(sig.gamma.data(),
+                                                  static_cast<Eigen::Index>(sig.gamma.size()));
+        const VecX w = sb.anderson.extrapolate(gamma);
+        sb.z = w.head<12>();
+        std::size_t mine = 0;
+        while (sb.replicas[mine].worker != run.me) ++mine;
+        sb.u = w.segment<12>(12 * static_cast<Eigen::Index>(mine + 1)) / sb.rho;
+        sb.lambda = -sb.rho * sb.u;
+    }
+}
+
+void AdmmWorker::snap_kinematic(Run& run) {
+    if (run.failed) return;
+    WorkerReport rep;
+    std::optional<VecX> snapped;
+    {
+        Stopwatch sw(run.t_compute);
+        snapped = run.system().snapped_kinematic(run.x);
+    }
+    rep.kind = ReportKind::Snap;
+    rep.ok = snapped.has_value();
+    rep.kappa = run.problem->barrier_stiffness();
+    transport_.send(0, Tag::Report, encode(rep));
+    const ControllerSignal sig = decode_signal(transport_.receive(0, Tag::Signal));
+    if (sig.kind == SignalKind::Converged && snapped) run.x = std::move(*snapped);
+}
+
+void AdmmWorker::send_result(Run& run) {
+    {
+        Stopwatch sw(run.t_compute);
+        StepSystem& sys = run.system();
+        const std::vector<std::uint64_t>& masks = run.masks;
+        SystemStepResult measured;
+        sys.measure(run.x, measured);
+        // Count each contact once over all workers: by the lowest worker holding both bodies (a
+        // plane is held by everyone). Per-body counts follow the same rule, so that the
+        // controller's sums over workers count every pair once.
+        int contacts = 0;
         auto counted_here = [&](int a, int b) {
             const std::uint64_t both = masks[static_cast<std::size_t>(a)] &
-                                       (b < 0 ? everyone : masks[static_cast<std::size_t>(b)]);
-            const bool here = both != 0 && std::countr_zero(both) == me;
+                                       (b < 0 ? run.everyone : masks[static_cast<std::size_t>(b)]);
+            const bool here = both != 0 && std::countr_zero(both) == run.me;
             contacts += here ? 1 : 0;
             return here;
         };
         std::vector<int> scratch;
-        body_contacts =
-            count_body_contacts(sys.contacts(), sys.surface(), ids, counted_here, scratch);
+        WorkerResult& result = run.result;
+        result.body_contacts =
+            count_body_contacts(sys.contacts(), sys.surface(), run.ids, counted_here, scratch);
+        for (std::size_t k = 0; k < run.ids.size(); ++k) {
+            auto it = run.record_of.find(run.ids[k]);
+            if (it == run.record_of.end() || it->second->home != run.me) continue;
+            BodyRecord end = *it->second;
+            run.start_owned[end.id] = end;
+            end.q = run.x.segment<12>(12 * static_cast<Eigen::Index>(k));
+            end.q_dot = (end.q - it->second->q) / run.h;
+            result.owned.push_back(end);
+            result.owned_mass +=
+                model_.bodies[static_cast<std::size_t>(end.id)].mass_properties.mass;
+        }
+        // Penalties and multipliers to carry into the next step if this one is committed.
+        if (!run.failed)
+            for (const SharedBody& sb : run.shared)
+                run.next_carry[sb.id] = {sb.holders, sb.rho, sb.rho * sb.u};
+        result.failed = run.failed;
+        result.bodies = static_cast<int>(run.held.size());
+        result.shared = static_cast<int>(run.shared.size());
+        result.newton_iterations = run.newton_iterations;
+        result.contacts = contacts;
+        result.candidates = measured.candidates;
+        result.min_distance = measured.min_distance;
+        result.kappa = run.problem->barrier_stiffness();
     }
-    std::map<int, BodyRecord> start_owned;
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        auto it = record_of.find(ids[k]);
-        if (it == record_of.end() || it->second->home != me) continue;
-        BodyRecord end = *it->second;
-        start_owned[end.id] = end;
-        end.q = x.segment<12>(12 * static_cast<Eigen::Index>(k));
-        end.q_dot = (end.q - it->second->q) / h;
-        result.owned.push_back(end);
-        result.owned_mass += model_.bodies[static_cast<std::size_t>(end.id)].mass_properties.mass;
-    }
-    // Penalties and multipliers to carry into the next step if this one is committed.
-    std::map<int, Carry> next_carry;
-    if (!failed)
-        for (const SharedBody& sb : shared) next_carry[sb.id] = {sb.holders, sb.rho, sb.rho * sb.u};
-    result.failed = failed;
-    result.bodies = static_cast<int>(held.size());
-    result.shared = static_cast<int>(shared.size());
-    result.newton_iterations = newton_iterations;
-    result.contacts = contacts;
-    result.body_contacts = std::move(body_contacts);
-    result.candidates = measured.candidates;
-    result.min_distance = measured.min_distance;
-    result.kappa = problem.barrier_stiffness();
-    t_compute += seconds_since(t0);
-    result.t_compute = t_compute;
-    result.t_sync = t_pack + (transport_.transfer_seconds() - transfer0);
-    result.load = cmd.spec.load_balance.measure == LoadMeasure::Time ? t_compute : load;
+    WorkerResult& result = run.result;
+    result.t_compute = run.t_compute;
+    result.t_sync = run.t_pack + (transport_.transfer_seconds() - run.transfer0);
+    result.load =
+        run.cmd.spec.load_balance.measure == LoadMeasure::Time ? run.t_compute : run.load;
     transport_.send(0, Tag::Result, encode(result));
+}
 
-    // 6. Keep the end state or go back to the start, as the controller decides.
+void AdmmWorker::commit_or_discard(Run& run) {
     const Bytes b = transport_.receive(0, Tag::Command);
     MessageReader r(b);
     const CommandKind kind = decode_command_kind(r);
     if (kind == CommandKind::Commit) {
         owned_.clear();
-        for (const BodyRecord& e : result.owned) owned_[e.id] = e;
-        carry_ = std::move(next_carry);
+        for (const BodyRecord& e : run.result.owned) owned_[e.id] = e;
+        carry_ = std::move(run.next_carry);
     } else if (kind == CommandKind::Discard) {
-        owned_ = std::move(start_owned);
+        owned_ = std::move(run.start_owned);
     } else {
         throw std::runtime_error("worker: expected commit or discard after a step");
     }

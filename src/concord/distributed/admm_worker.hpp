@@ -37,8 +37,33 @@ class AdmmWorker {
 
   private:
     struct LocalSystem;
+    struct Run;  ///< one step's working state (admm_worker.cpp)
 
+    /// One step: the stages below in order (the paper's Algorithm 1).
     void step(const StepCommand& cmd);
+    // 1. Hand each owned body to the workers that hold it this step; receive theirs.
+    void exchange_bodies(Run& run);
+    // 2. The local problem F_i over the held bodies and every static body.
+    void build_local_problem(Run& run);
+    // 3. This worker's share of IPC's barrier-stiffness balance; the scene's stiffness back.
+    void agree_barrier_stiffness(Run& run);
+    // 4. The shared bodies, the neighbours holding them too, initial penalties (Eq. 11).
+    void find_shared_bodies(Run& run);
+    // 5. Consensus ADMM, per friction lag round:
+    void start_lag_round(Run& run, int round);  // z^1, u, rho (warm start)
+    NewtonStats solve_local(Run& run);          // Eq. 5: the local solve with the penalty
+    void exchange_shared(Run& run);             // (q, u, rho) of shared bodies to neighbours
+    WorkerReport update_consensus(Run& run);    // Eq. 6, 7, 9-10: z, u and the residuals
+    void check_convergence(Run& run, const NewtonStats& st, WorkerReport& rep);  // Eq. 8, merge
+    void accelerate(Run& run, const ControllerSignal& sig);  // Anderson, when the spec asks
+    void adapt_penalties(Run& run, int k);      // Eq. 12 or its variants
+    // 6. Kinematic bodies onto their prescribed pose, when no worker's CCD objects.
+    void snap_kinematic(Run& run);
+    // 7. The owned bodies' end states and the statistics to the controller.
+    void send_result(Run& run);
+    // 8. Keep the end state or go back to the start, as the controller decides.
+    void commit_or_discard(Run& run);
+
     /// The local system over these world bodies with these holder sets (reused across steps).
     LocalSystem& local_system(const std::vector<int>& bodies,
                               const std::vector<std::uint64_t>& holders);

@@ -9,8 +9,10 @@
 #include <stdexcept>
 
 #include "concord/body/body_builder.hpp"
+#include "concord/distributed/anderson.hpp"
 #include "concord/math/error.hpp"
 #include "concord/scene/distributed_json.hpp"
+#include "concord/world/step_system.hpp"
 
 namespace concord {
 
@@ -21,7 +23,20 @@ double seconds_since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-constexpr int kGrowAfterSuccesses = 2;  // as World: grow the step back after 2 good substeps
+// Adds one worker's share of Anderson's normal equations (m x m column-major, then m).
+void add_anderson_share(const std::vector<double>& share, MatX& gram, VecX& rhs) {
+    if (share.empty()) return;
+    Eigen::Index m = 0;
+    while (m * m + m < static_cast<Eigen::Index>(share.size())) ++m;
+    if (m * m + m != static_cast<Eigen::Index>(share.size()) || (rhs.size() > 0 && rhs.size() != m))
+        throw std::runtime_error("controller: inconsistent Anderson histories");
+    if (rhs.size() == 0) {
+        gram = MatX::Zero(m, m);
+        rhs = VecX::Zero(m);
+    }
+    gram += Eigen::Map<const MatX>(share.data(), m, m);
+    rhs += Eigen::Map<const VecX>(share.data() + m * m, m);
+}
 
 }  // namespace
 
@@ -36,7 +51,7 @@ struct DistributedSimulation::Outcome {
 };
 
 DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport& transport)
-    : model_(model), transport_(transport) {
+    : model_(model), transport_(transport), stepper_(model.initial_world_state(), model.movable) {
     dspec_ = model_.spec.distributed;
     validate_distributed_spec(dspec_);
     // The consensus exchanges 12 numbers per body; modal coordinates are not shared yet.
@@ -49,20 +64,12 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     params_ = resolve_solver_spec(model_.spec.solver);
     validate_solver_params(params_);
     const int B = model_.num_bodies();
-    q_ = VecX::Zero(12 * B);
-    q_dot_ = VecX::Zero(12 * B);
     Box3 movable_box;
     std::vector<Vec3> centres;
     w_min_ = std::numeric_limits<double>::infinity();
     for (int b = 0; b < B; ++b) {
         const auto i = static_cast<std::size_t>(b);
         const AffineBody& body = model_.bodies[i];
-        const BodySpec& bs = model_.spec.bodies[i];
-        q_.segment<12>(12 * b) = body.q_initial;
-        if (body.is_dynamic())
-            q_dot_.segment<12>(12 * b) =
-                affine_velocity(body.q_initial, body.mass_properties.center_of_mass, bs.velocity,
-                                bs.angular_velocity);
         rest_boxes_.push_back(rest_box(body));
         if (model_.movable[i]) {
             const Box3 wb = world_box(rest_boxes_.back(), body.q_initial);
@@ -75,7 +82,6 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
         w_min_ = model_.scene_scale;
         movable_box.lo = movable_box.hi = Vec3::Zero();
     }
-    kappa_ = model_.kappa_min;
     partition_ = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
@@ -120,8 +126,8 @@ void DistributedSimulation::assign() {
         if (!model_.movable[static_cast<std::size_t>(b)]) continue;
         BodyRecord r;
         r.id = b;
-        r.q = q_.segment<12>(12 * b);
-        r.q_dot = q_dot_.segment<12>(12 * b);
+        r.q = q(b);
+        r.q_dot = q_dot(b);
         const Box3 box = world_box(rest_boxes_[static_cast<std::size_t>(b)], r.q);
         r.home = partition_.worker_of_point(box.center());
         cmds[static_cast<std::size_t>(r.home)].bodies.push_back(r);
@@ -130,28 +136,8 @@ void DistributedSimulation::assign() {
         transport_.send(w + 1, Tag::Command, encode(cmds[static_cast<std::size_t>(w)]));
 }
 
-WorldState DistributedSimulation::capture_state() const {
-    WorldState s;
-    s.time = time_;
-    s.steps = steps_;
-    s.q = q_;
-    s.q_dot = q_dot_;
-    s.barrier_stiffness = kappa_;
-    s.time_step_level = level_;
-    s.level_successes = level_successes_;
-    s.num_bodies = model_.num_bodies();
-    return s;
-}
-
 void DistributedSimulation::restore_state(const WorldState& s) {
-    check_state_fits(s, model_.num_bodies(), q_.size());
-    time_ = s.time;
-    steps_ = s.steps;
-    q_ = s.q;
-    q_dot_ = s.q_dot;
-    kappa_ = s.barrier_stiffness;
-    level_ = std::max(0, s.time_step_level);
-    level_successes_ = std::max(0, s.level_successes);
+    stepper_.restore(s);
     assign();
 }
 
@@ -159,7 +145,7 @@ double DistributedSimulation::overlap_width_for(double h) const {
     double v_max = 0.0;
     for (int b = 0; b < model_.num_bodies(); ++b)
         if (model_.movable[static_cast<std::size_t>(b)])
-            v_max = std::max(v_max, affine_displacement(q_dot_.segment<12>(12 * b),
+            v_max = std::max(v_max, affine_displacement(q_dot(b),
                                                         model_.bodies[static_cast<std::size_t>(b)]
                                                             .bounding_radius));
     return dspec_.width_rule == WidthRule::Paper
@@ -180,7 +166,7 @@ bool DistributedSimulation::partition_missed_a_pair(
     for (int b = 0; b < model_.num_bodies(); ++b) {
         if (!model_.movable[static_cast<std::size_t>(b)]) continue;
         const Box3& rest = rest_boxes_[static_cast<std::size_t>(b)];
-        Box3 box = world_box(rest, q_.segment<12>(12 * b));
+        Box3 box = world_box(rest, q(b));
         box.extend(world_box(rest, x_end.segment<12>(12 * b)));
         box.inflate(0.5 * model_.spec.contact.dhat);
         items.push_back({box, holders[static_cast<std::size_t>(b)]});
@@ -202,7 +188,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     StepCommand cmd;
     cmd.h = h;
     cmd.t_end = t_end;
-    cmd.kappa = kappa_;
+    cmd.kappa = current().barrier_stiffness;
     cmd.width = overlap_width_for(h);
     cmd.partition = partition_;
     cmd.params = params_;
@@ -218,23 +204,24 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         s.level_successes = 0;
         reference_->restore_state(s);
         reference_->step();
-        VecX r(q_.size());
+        VecX r(current().q.size());
         for (int b = 0; b < model_.num_bodies(); ++b) r.segment<12>(12 * b) = reference_->q(b);
         reference = r;
     }
 
     // IPC's barrier-stiffness initialisation over the whole scene: the workers' shares summed.
-    double kappa = kappa_;
+    double kappa = current().barrier_stiffness;
     {
-        bool contacts = false;
-        double dot = 0.0, norm_sq = 0.0;
+        StiffnessBalance total;
         std::map<int, std::pair<Vec12, Vec12>> shared;  // body -> summed (g_rest, g_unit)
         for (int w = 1; w <= N; ++w) {
             const Bytes b = transport_.receive(w, Tag::Balance);
             MessageReader r(b);
-            contacts = r.get<bool>() || contacts;
-            dot += r.get<double>();
-            norm_sq += r.get<double>();
+            StiffnessBalance part;
+            part.has_contacts = r.get<bool>();
+            part.dot = r.get<double>();
+            part.norm_sq = r.get<double>();
+            total += part;
             const auto n = r.get<std::int64_t>();
             for (std::int64_t i = 0; i < n; ++i) {
                 const int id = r.get<std::int32_t>();
@@ -247,11 +234,10 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             }
         }
         for (const auto& [id, g] : shared) {
-            dot += g.second.dot(g.first);
-            norm_sq += g.second.squaredNorm();
+            total.dot += g.second.dot(g.first);
+            total.norm_sq += g.second.squaredNorm();
         }
-        if (model_.spec.contact.barrier_stiffness <= 0 && contacts && norm_sq > 0)
-            kappa = std::max(kappa, std::clamp(-dot / norm_sq, model_.kappa_min, model_.kappa_max));
+        kappa = starting_barrier_stiffness(model_, kappa, total);
         MessageWriter wr;
         wr.put(kappa);
         const Bytes msg = wr.take();
@@ -266,8 +252,12 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         model_.has_friction ? std::max(1, model_.spec.contact.friction_iterations) : 1;
     std::vector<double> compute(static_cast<std::size_t>(N), 0.0);
     for (int round = 0; round < lag_rounds && !out.failed; ++round) {
+        AndersonSafeguard safeguard;
         for (int k = 1;; ++k) {
             double dq = 0, r = 0, s = 0, toi = 1.0, kmax = kappa;
+            MatX gram;  // Anderson's normal equations, summed over workers
+            VecX rhs;
+            bool rho_changed = false;
             double rho_min = std::numeric_limits<double>::infinity(), rho_max = 0, rho_sum = 0;
             int rho_count = 0, slowest_iterations = 0;
             double slowest = 0.0;
@@ -294,6 +284,8 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                 slowest_iterations = std::max(slowest_iterations, rep.newton_iterations);
                 compute[static_cast<std::size_t>(w - 1)] += rep.t_compute;
                 for (BodyRecord& e : rep.estimates) estimates.push_back(e);
+                rho_changed = rho_changed || rep.rho_changed;
+                add_anderson_share(rep.anderson, gram, rhs);
             }
             ++ds.admm_iterations;
             ds.t_parallel += slowest;
@@ -312,13 +304,26 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             } else {
                 sig.kind = SignalKind::Continue;
                 if (residuals_pass) ++ds.merge_blocked;
+                // Anderson: extrapolate while r + s does not grow; restart every history when
+                // it grows or a penalty changed (the fixed-point map changed with it).
+                if (dspec_.anderson_window > 0) {
+                    const bool accepted = safeguard.accept(r + s) && !rho_changed;
+                    if (!accepted) {
+                        sig.anderson_restart = true;
+                        ++ds.anderson_restarts;
+                    } else if (rhs.size() > 0) {
+                        const VecX gamma = anderson_coefficients(gram, rhs);
+                        sig.gamma.assign(gamma.data(), gamma.data() + gamma.size());
+                        if (!sig.gamma.empty()) ++ds.anderson_steps;
+                    }
+                }
             }
             kappa = kmax;
             ds.primal_residual = r;
             ds.dual_residual = s;
             if (trace_) {
                 AdmmTraceLine line;
-                line.step = steps_;
+                line.step = current().steps;
                 line.substep = substep_index;
                 line.round = round;
                 line.iteration = k;
@@ -368,7 +373,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     }
 
     // Gather: every movable body comes back from exactly one owner.
-    out.x = q_;
+    out.x = current().q;
     out.kappa = kappa;
     std::vector<int> seen(static_cast<std::size_t>(model_.num_bodies()), 0);
     std::vector<std::uint64_t> holders(static_cast<std::size_t>(model_.num_bodies()), ~0ull);
@@ -411,125 +416,102 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     return out;
 }
 
+SubstepAttempt DistributedSimulation::attempt(const WorldState& /*s*/, double dt, double t_end) {
+    attempted_ = std::make_unique<Outcome>(substep(dt, t_end, attempts_++));
+    Outcome& o = *attempted_;
+    // Work adds up over every attempt; the end-of-step quantities are the last attempt's.
+    DistributedStepStats& ds = *stats_.distributed;
+    ds.workers = o.stats.workers;
+    ds.admm_iterations += o.stats.admm_iterations;
+    ds.merge_blocked += o.stats.merge_blocked;
+    ds.anderson_steps += o.stats.anderson_steps;
+    ds.anderson_restarts += o.stats.anderson_restarts;
+    ds.primal_residual = o.stats.primal_residual;
+    ds.owners = o.stats.owners;
+    ds.overlap_width = o.stats.overlap_width;
+    ds.dual_residual = o.stats.dual_residual;
+    ds.t_sync += o.stats.t_sync;
+    ds.t_parallel += o.stats.t_parallel;
+    if (ds.per_worker.empty()) {
+        ds.per_worker = o.stats.per_worker;
+    } else {
+        for (std::size_t w = 0; w < ds.per_worker.size(); ++w) {
+            WorkerStepStats& a = ds.per_worker[w];
+            const WorkerStepStats& b = o.stats.per_worker[w];
+            a.bodies = b.bodies;
+            a.shared = b.shared;
+            a.owned = b.owned;
+            a.owned_mass = b.owned_mass;
+            a.contacts = b.contacts;
+            a.newton_iterations += b.newton_iterations;
+            a.t_compute += b.t_compute;
+            a.t_sync += b.t_sync;
+            a.load += b.load;
+        }
+    }
+    for (std::size_t w = 0; w < loads_.size(); ++w) loads_[w] += o.stats.per_worker[w].load;
+    stats_.newton_iterations += o.newton_iterations;
+    for (const WorkerResult& r : o.results) {
+        stats_.line_search_trials += r.line_search_trials;
+        stats_.ccd_limited_steps += r.ccd_limited;
+        stats_.linear_solver_iterations += r.linear_iterations;
+        stats_.t_coll += r.t_collision;
+        stats_.t_assembly += r.t_assembly;
+        stats_.t_linear += r.t_linear;
+        stats_.t_line_search += r.t_line_search;
+    }
+    stats_.contacts = 0;
+    stats_.min_distance = std::numeric_limits<double>::infinity();
+    // Every pair is counted by exactly one worker (admm_worker.cpp), per body too.
+    stats_.body_contacts.assign(static_cast<std::size_t>(model_.num_bodies()), 0);
+    for (const WorkerResult& r : o.results) {
+        stats_.contacts += r.contacts;
+        add_body_contacts(r.body_contacts, stats_.body_contacts);
+        stats_.candidates = std::max(stats_.candidates, r.candidates);
+        stats_.min_distance = std::min(stats_.min_distance, r.min_distance);
+    }
+    // A consensus that failed is never accepted, however small the step.
+    return {o.failed ? ConvergenceStatus::Diverged : ConvergenceStatus::Converged, &o.x, o.kappa};
+}
+
+void DistributedSimulation::conclude(SubstepVerdict verdict) {
+    const Bytes decision =
+        encode(verdict == SubstepVerdict::Commit ? CommandKind::Commit : CommandKind::Discard);
+    for (int w = 1; w <= transport_.num_workers(); ++w)
+        transport_.send(w, Tag::Command, decision);
+}
+
+// The step gave up after committing some substeps: the workers go back to the step's start.
+void DistributedSimulation::restored(const WorldState& /*s*/) {
+    assign();
+}
+
 const StepStats& DistributedSimulation::step() {
     const auto t_start = Clock::now();
     stats_ = StepStats{};
-    stats_.substeps = 0;  // counted below; at least 1 is reported
-    const double h = model_.spec.time_step;
+    stats_.distributed = DistributedStepStats{};
+    attempts_ = 0;
+    loads_.assign(static_cast<std::size_t>(transport_.num_workers()), 0.0);
     // A step that does not converge or cannot merge is always retried with half the time step
     // (never accepted), up to max_halvings times.
-    const int max_level = std::max(0, params_.max_halvings);
-    const long long total = 1LL << max_level;
-    long long done = 0;
-    level_ = std::min(level_, max_level);
-    const double t0 = time_;
-    double smallest = h;
-    bool diverged = false;
-    DistributedStepStats ds;
-    int substep_index = 0;
-    int newton_iterations = 0;
-    std::vector<double> loads(static_cast<std::size_t>(transport_.num_workers()), 0.0);
-    while (done < total) {
-        const long long size = 1LL << (max_level - level_);
-        const double dt = std::ldexp(h, -level_);
-        const double t_end =
-            done + size == total
-                ? t0 + h
-                : t0 + std::ldexp(h * static_cast<double>(done + size), -max_level);
-        Outcome o = substep(dt, t_end, substep_index++);
-        // Work adds up over every attempt; the end-of-step quantities are the last attempt's.
-        ds.workers = o.stats.workers;
-        ds.admm_iterations += o.stats.admm_iterations;
-        ds.merge_blocked += o.stats.merge_blocked;
-        ds.primal_residual = o.stats.primal_residual;
-        ds.owners = o.stats.owners;
-        ds.overlap_width = o.stats.overlap_width;
-        ds.dual_residual = o.stats.dual_residual;
-        ds.t_sync += o.stats.t_sync;
-        ds.t_parallel += o.stats.t_parallel;
-        if (ds.per_worker.empty()) {
-            ds.per_worker = o.stats.per_worker;
-        } else {
-            for (std::size_t w = 0; w < ds.per_worker.size(); ++w) {
-                WorkerStepStats& a = ds.per_worker[w];
-                const WorkerStepStats& b = o.stats.per_worker[w];
-                a.bodies = b.bodies;
-                a.shared = b.shared;
-                a.owned = b.owned;
-                a.owned_mass = b.owned_mass;
-                a.contacts = b.contacts;
-                a.newton_iterations += b.newton_iterations;
-                a.t_compute += b.t_compute;
-                a.t_sync += b.t_sync;
-                a.load += b.load;
-            }
-        }
-        for (std::size_t w = 0; w < loads.size(); ++w) loads[w] += o.stats.per_worker[w].load;
-        newton_iterations += o.newton_iterations;
-        for (const WorkerResult& r : o.results) {
-            stats_.line_search_trials += r.line_search_trials;
-            stats_.ccd_limited_steps += r.ccd_limited;
-            stats_.linear_solver_iterations += r.linear_iterations;
-            stats_.t_coll += r.t_collision;
-            stats_.t_assembly += r.t_assembly;
-            stats_.t_linear += r.t_linear;
-            stats_.t_line_search += r.t_line_search;
-        }
-        stats_.contacts = 0;
-        stats_.min_distance = std::numeric_limits<double>::infinity();
-        // Every pair is counted by exactly one worker (admm_worker.cpp), per body too.
-        stats_.body_contacts.assign(static_cast<std::size_t>(model_.num_bodies()), 0);
-        for (const WorkerResult& r : o.results) {
-            stats_.contacts += r.contacts;
-            add_body_contacts(r.body_contacts, stats_.body_contacts);
-            stats_.candidates = std::max(stats_.candidates, r.candidates);
-            stats_.min_distance = std::min(stats_.min_distance, r.min_distance);
-        }
-        const Bytes decision = encode(o.failed ? CommandKind::Discard : CommandKind::Commit);
-        for (int w = 1; w <= transport_.num_workers(); ++w)
-            transport_.send(w, Tag::Command, decision);
-        if (o.failed) {
-            if (level_ < max_level) {
-                ++level_;
-                level_successes_ = 0;
-                ++stats_.retries;
-                continue;
-            }
-            diverged = true;
-            stats_.status = ConvergenceStatus::Diverged;
-            stats_.stop_reason = StopReason::MaxIterations;
-            break;
-        }
-        q_dot_ = (o.x - q_) / dt;
-        for (int b = 0; b < model_.num_bodies(); ++b)
-            if (!model_.movable[static_cast<std::size_t>(b)]) q_dot_.segment<12>(12 * b).setZero();
-        q_ = o.x;
-        time_ = t_end;
-        kappa_ = o.kappa;
-        smallest = std::min(smallest, dt);
-        ++stats_.substeps;
-        done += size;
-        if (level_ > 0) {
-            ++level_successes_;
-            if (level_successes_ >= kGrowAfterSuccesses && done % (2 * size) == 0) {
-                --level_;
-                level_successes_ = 0;
-            }
-        }
+    const StepSummary done =
+        stepper_.step(model_.spec.time_step, {params_.max_halvings, false}, *this);
+    attempted_.reset();
+    if (done.gave_up) {
+        stats_.status = ConvergenceStatus::Diverged;
+        stats_.stop_reason = StopReason::MaxIterations;
+    } else {
+        balancer_->update(loads_, partition_, w_min_);
     }
-    if (!diverged) {
-        ++steps_;
-        balancer_->update(loads, partition_, w_min_);
-    }
-    stats_.newton_iterations = newton_iterations;
-    stats_.converged = !diverged;
-    stats_.barrier_stiffness = kappa_;
-    stats_.substeps = std::max(1, stats_.substeps);
-    stats_.time_step = smallest;
+    stats_.converged = !done.gave_up;
+    stats_.barrier_stiffness = current().barrier_stiffness;
+    stats_.substeps = std::max(1, done.substeps);
+    stats_.retries = done.retries;
+    stats_.time_step = done.smallest_time_step;
     stats_.t_solve = stats_.t_assembly + stats_.t_linear + stats_.t_line_search;
     stats_.t_frame = seconds_since(t_start);
+    DistributedStepStats& ds = *stats_.distributed;
     for (int a = 0; a < 3; ++a) ds.planes.push_back(partition_.planes[static_cast<std::size_t>(a)]);
-    stats_.distributed = ds;
     return stats_;
 }
 

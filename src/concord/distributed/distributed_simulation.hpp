@@ -17,6 +17,7 @@
 #include "concord/distributed/load_balancer.hpp"
 #include "concord/distributed/transport.hpp"
 #include "concord/world/step_stats.hpp"
+#include "concord/world/time_stepper.hpp"
 #include "concord/world/world.hpp"
 #include "concord/world/world_model.hpp"
 #include "concord/world/world_state.hpp"
@@ -37,7 +38,8 @@ struct AdmmTraceLine {
     std::string decision;       ///< continue, converged or failed
 };
 
-class DistributedSimulation {
+// The controller is the substep solver of a TimeStepper: one substep is one consensus solve.
+class DistributedSimulation final : private SubstepSolver {
   public:
     /// `model` and `transport` are kept by reference; spec().distributed configures the run.
     /// Sends every worker its initial bodies.
@@ -47,13 +49,13 @@ class DistributedSimulation {
     const SceneSpec& spec() const { return model_.spec; }
     int num_bodies() const { return model_.num_bodies(); }
     const AffineBody& body(int i) const { return model_.bodies.at(static_cast<std::size_t>(i)); }
-    Vec12 q(int i) const { return q_.segment<12>(12 * i); }
+    Vec12 q(int i) const { return current().q.segment<12>(12 * i); }
     /// Body i's frames.jsonl row (distributed runs have affine bodies only).
     VecX state_row(int i) const { return q(i); }
-    Vec12 q_dot(int i) const { return q_dot_.segment<12>(12 * i); }
-    const VecX& state() const { return q_; }
-    double time() const { return time_; }
-    int step_count() const { return steps_; }
+    Vec12 q_dot(int i) const { return current().q_dot.segment<12>(12 * i); }
+    const VecX& state() const { return current().q; }
+    double time() const { return current().time; }
+    int step_count() const { return current().steps; }
     const Partition& partition() const { return partition_; }
 
     const SolverParams& solver_params() const { return params_; }
@@ -64,7 +66,8 @@ class DistributedSimulation {
     const StepStats& step();
     const StepStats& last_stats() const { return stats_; }
 
-    WorldState capture_state() const;
+    WorldState capture_state() const { return current(); }
+    /// Replaces the state and sends every worker its bodies again (ADMM restarts cold).
     void restore_state(const WorldState& s);
 
     /// Receives every ADMM iteration of the following steps (the --admm-trace file).
@@ -77,7 +80,12 @@ class DistributedSimulation {
 
   private:
     struct Outcome;
+    const WorldState& current() const { return stepper_.state(); }
     Outcome substep(double h, double t_end, int substep_index);
+    // SubstepSolver: one consensus solve; the workers keep or drop it as the stepper decides.
+    SubstepAttempt attempt(const WorldState& s, double dt, double t_end) override;
+    void conclude(SubstepVerdict verdict) override;
+    void restored(const WorldState& s) override;
     void assign();
     double overlap_width_for(double h) const;
     bool partition_missed_a_pair(const VecX& x_end, const std::vector<std::uint64_t>& holders) const;
@@ -91,12 +99,12 @@ class DistributedSimulation {
     std::vector<Box3> rest_boxes_;
     double w_min_ = 0.0;
 
-    VecX q_, q_dot_;
-    double time_ = 0.0;
-    int steps_ = 0;
-    double kappa_ = 0.0;
-    int level_ = 0, level_successes_ = 0;
+    TimeStepper stepper_;  ///< the gathered state and the substep schedule
     StepStats stats_;
+    // During a step: the attempt being decided on, attempts so far, work per worker.
+    std::unique_ptr<Outcome> attempted_;
+    int attempts_ = 0;
+    std::vector<double> loads_;
 
     std::function<void(const AdmmTraceLine&)> trace_;
     std::unique_ptr<World> reference_;

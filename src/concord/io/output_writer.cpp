@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "concord/geometry/mesh_io.hpp"
+#include "concord/io/frame_loop.hpp"
 #include "concord/io/output_layout.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
@@ -114,14 +115,7 @@ void OutputWriter::write_header(const SceneSpec& scene, const std::vector<Output
 }
 
 void OutputWriter::write_header(const SceneSpec& scene, const World& world) {
-    std::vector<OutputBody> bodies;
-    bodies.reserve(static_cast<std::size_t>(world.num_bodies()));
-    for (int i = 0; i < world.num_bodies(); ++i) {
-        const AffineBody& b = world.body(i);
-        bodies.push_back({b.name, &b.mesh, b.motion,
-                          b.is_elastic() ? b.modal->vertex_modes.get() : nullptr});
-    }
-    write_header(scene, bodies);
+    write_header(scene, output_bodies(world));
 }
 
 void OutputWriter::write_frame(int frame, double time, const std::vector<VecX>& q,
@@ -157,10 +151,7 @@ void OutputWriter::write_frame(int frame, double time, const std::vector<VecX>& 
 }
 
 void OutputWriter::write_frame(int frame, double time, const World& world, const StepStats* stats) {
-    std::vector<VecX> q;
-    q.reserve(static_cast<std::size_t>(world.num_bodies()));
-    for (int i = 0; i < world.num_bodies(); ++i) q.emplace_back(world.state_row(i));
-    write_frame(frame, time, q, stats);
+    write_frame(frame, time, state_rows(world), stats);
 }
 
 }  // namespace concord

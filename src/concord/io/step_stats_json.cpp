@@ -18,6 +18,8 @@ void add_distributed(const DistributedStepStats& d, nlohmann::json& j) {
     j["t_parallel"] = d.t_parallel;
     j["workers"] = d.workers;
     j["merge_blocked"] = d.merge_blocked;
+    j["anderson_steps"] = d.anderson_steps;
+    j["anderson_restarts"] = d.anderson_restarts;
     j["primal_residual"] = d.primal_residual;
     j["dual_residual"] = d.dual_residual;
     nlohmann::json workers = nlohmann::json::array();
@@ -140,6 +142,9 @@ StepStats step_stats_from_json(const JsonNode& node) {
         if (auto m = node.find("t_sync")) d.t_sync = m->non_negative_number();
         if (auto m = node.find("t_parallel")) d.t_parallel = m->non_negative_number();
         if (auto m = node.find("merge_blocked")) d.merge_blocked = m->integer(0, kMaxCount);
+        if (auto m = node.find("anderson_steps")) d.anderson_steps = m->integer(0, kMaxCount);
+        if (auto m = node.find("anderson_restarts"))
+            d.anderson_restarts = m->integer(0, kMaxCount);
         if (auto m = node.find("primal_residual")) d.primal_residual = m->non_negative_number();
         if (auto m = node.find("dual_residual")) d.dual_residual = m->non_negative_number();
         if (auto m = node.find("overlap_width")) d.overlap_width = m->non_negative_number();
@@ -200,6 +205,8 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
             const DistributedStepStats& d = *step.distributed;
             f.admm_iterations += d.admm_iterations;
             f.merge_blocked += d.merge_blocked;
+            f.anderson_steps += d.anderson_steps;
+            f.anderson_restarts += d.anderson_restarts;
             f.primal_residual = d.primal_residual;
             f.dual_residual = d.dual_residual;
             f.t_sync += d.t_sync;

@@ -10,6 +10,7 @@ namespace concord {
 namespace {
 
 constexpr int kMaxWorkers = 64;  // holder sets are 64-bit masks (energy/contact_replication.hpp)
+constexpr int kMaxAndersonWindow = 16;  // a few iterates; more only costs memory
 
 const char* axis_name(int a) {
     static const char* names[] = {"x", "y", "z"};
@@ -97,6 +98,9 @@ std::optional<SpecProblem> check(const DistributedSpec& d) {
     if (!(d.theta > 0)) return problem("theta", "must be > 0");
     if (d.max_iterations < 1) return problem("max_iterations", "must be >= 1");
     if (d.local_iterations < 0) return problem("local_iterations", "must be >= 0");
+    if (d.anderson_window < 0 || d.anderson_window > kMaxAndersonWindow)
+        return problem("anderson_window",
+                       "must be 0 (off) to " + std::to_string(kMaxAndersonWindow));
     const LoadBalanceSpec& lb = d.load_balance;
     if (!(lb.kp >= 0)) return problem("load_balance.kp", "must be >= 0");
     if (!(lb.kd >= 0)) return problem("load_balance.kd", "must be >= 0");
@@ -126,7 +130,8 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     node.expect_object({"workers", "axis", "grid", "alpha", "penalty", "beta", "adapt", "tau", "mu",
                         "clamp", "rescale_dual", "theta", "max_iterations", "load_balance",
                         "adapt_rule", "width_rule", "initial_planes", "local_iterations",
-                        "warm_start", "warm_start_penalty", "local_islands"});
+                        "warm_start", "warm_start_penalty", "local_islands",
+                        "anderson_window"});
     DistributedSpec d;
     if (auto n = node.find("workers")) d.workers = n->integer(1, kMaxWorkers);
     if (auto n = node.find("axis")) d.axis = parse_axis(*n);
@@ -165,6 +170,8 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("warm_start")) d.warm_start = n->boolean();
     if (auto n = node.find("warm_start_penalty")) d.warm_start_penalty = n->boolean();
     if (auto n = node.find("local_islands")) d.local_islands = n->boolean();
+    if (auto n = node.find("anderson_window"))
+        d.anderson_window = n->integer(0, kMaxAndersonWindow);
     if (auto lbn = node.find("load_balance")) {
         lbn->expect_object({"enabled", "kp", "kd", "smoothing", "measure"});
         LoadBalanceSpec& lb = d.load_balance;
@@ -212,6 +219,7 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
         {"warm_start", d.warm_start},
         {"warm_start_penalty", d.warm_start_penalty},
         {"local_islands", d.local_islands},
+        {"anderson_window", d.anderson_window},
         {"load_balance",
          {{"enabled", d.load_balance.enabled},
           {"kp", d.load_balance.kp},

@@ -89,6 +89,9 @@ struct DistributedSpec {
     bool warm_start = true;
     /// ... and so does rho (else rho^0).
     bool warm_start_penalty = false;
+    /// Anderson acceleration of the consensus iteration over (z, rho u) of the shared bodies
+    /// with a window of this many iterates (distributed/anderson.hpp); 0 = plain ADMM.
+    int anderson_window = 0;
     LoadBalanceSpec load_balance;
 
     bool uses_grid() const { return grid[0] > 1 || grid[1] > 1 || grid[2] > 1; }

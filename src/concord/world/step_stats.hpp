@@ -28,6 +28,8 @@ struct DistributedStepStats {
     int workers = 0;
     int admm_iterations = 0;    ///< summed over substeps and friction lag rounds
     int merge_blocked = 0;      ///< iterations whose residuals passed but whose merge CCD did not
+    int anderson_steps = 0;     ///< iterations that took an Anderson-accelerated iterate
+    int anderson_restarts = 0;  ///< iterations where the safeguard restarted the histories
     double primal_residual = 0.0;  ///< r_inf / (h l) at the end
     double dual_residual = 0.0;    ///< s_inf / (h l) at the end
     double t_sync = 0.0;        ///< largest worker exchange time, s

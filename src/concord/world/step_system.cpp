@@ -201,6 +201,14 @@ std::vector<int> StepSystem::movable_bodies() const {
     return out;
 }
 
+double starting_barrier_stiffness(const WorldModel& model, double kappa,
+                                  const StiffnessBalance& total) {
+    if (model.spec.contact.barrier_stiffness > 0 || !total.has_contacts || !(total.norm_sq > 0))
+        return kappa;
+    return std::max(kappa,
+                    std::clamp(-total.dot / total.norm_sq, model.kappa_min, model.kappa_max));
+}
+
 StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
     VecX q_tilde;
     gather(in.q, q_start_);

@@ -37,7 +37,20 @@ struct StepInput {
 struct StiffnessBalance {
     bool has_contacts = false;
     double dot = 0.0, norm_sq = 0.0;
+
+    StiffnessBalance& operator+=(const StiffnessBalance& o) {
+        has_contacts = has_contacts || o.has_contacts;
+        dot += o.dot;
+        norm_sq += o.norm_sq;
+        return *this;
+    }
 };
+
+/// The barrier stiffness a step starts with: the scene's fixed stiffness if it sets one, else
+/// the carried `kappa`, raised to IPC's balance -dot / norm_sq (clamped to the model's bounds)
+/// when the scene's total balance `total` has contacts.
+double starting_barrier_stiffness(const WorldModel& model, double kappa,
+                                  const StiffnessBalance& total);
 
 struct SystemStepResult {
     VecX x;  ///< end state of the system's bodies, in system order

@@ -16,6 +16,7 @@
 #include "concord/world/islands.hpp"
 #include "concord/world/kinematic_motion.hpp"
 #include "concord/world/step_system.hpp"
+#include "concord/world/time_stepper.hpp"
 #include "concord/world/world_model.hpp"
 
 namespace concord {
@@ -25,9 +26,6 @@ namespace {
 double seconds_since(SolverClock::time_point t0) {
     return std::chrono::duration<double>(SolverClock::now() - t0).count();
 }
-
-// Retry-halving grows the time step back after this many converged substeps in a row.
-constexpr int kGrowAfterSuccesses = 2;
 
 }  // namespace
 
@@ -72,88 +70,52 @@ struct SubstepOutcome {
     int iterations = 0;
 };
 
-struct World::Impl {
+// The world's substep solver is the island solve (advance); TimeStepper schedules the substeps.
+struct World::Impl final : SubstepSolver {
     WorldModel model;
     SolverParams params;
     std::unique_ptr<StepSystem> whole;  ///< every body: islands off, a single island, fallback
     std::map<std::vector<int>, std::unique_ptr<StepSystem>> island_systems;
     BroadPhase island_broad_phase;
 
-    // The evolving state (WorldState).
-    VecX q, q_dot;
+    TimeStepper stepper;  ///< the evolving state and the substep schedule
     std::vector<Vec12> external_acceleration;
-    double time = 0.0;
-    int steps = 0;
-    double kappa = 0.0;
-    int level = 0, level_successes = 0;
+    // During a step: its deadline (max_time) and the attempt the stepper is deciding on.
+    std::optional<SolverClock::time_point> deadline;
+    SubstepOutcome attempted;
 
     StepStats stats;
     SolverStats solver_stats;
 
     explicit Impl(const SceneSpec& s);
-    WorldState capture() const;
-    void restore(const WorldState& s);
-    SubstepOutcome advance(double h, double t_end, std::optional<SolverClock::time_point> deadline);
-    void solve_systems(const std::vector<StepSystem*>& systems, const StepInput& in,
-                       std::optional<SolverClock::time_point> deadline, SubstepOutcome& out);
+    const WorldState& state() const { return stepper.state(); }
+    SubstepOutcome advance(const WorldState& s, double h, double t_end);
+    void solve_systems(const std::vector<StepSystem*>& systems, const StepInput& in, double kappa,
+                       SubstepOutcome& out);
     /// Islands of the movable bodies whose vertices stay within `bounds` during the step.
     std::vector<Island> find_step_islands(const MotionBounds& bounds);
     StepSystem& island_system(const std::vector<int>& bodies,
                               std::map<std::vector<int>, std::unique_ptr<StepSystem>>& kept);
-    void commit(const SubstepOutcome& o, double h, double t_end);
+    SubstepAttempt attempt(const WorldState& s, double dt, double t_end) override;
+    void conclude(SubstepVerdict verdict) override;
     void record(const SubstepOutcome& o, bool final_attempt);
     void log_step() const;
     void step();
 };
 
-World::Impl::Impl(const SceneSpec& s) : model(build_world_model(s)) {
+World::Impl::Impl(const SceneSpec& s)
+    : model(build_world_model(s)), stepper(model.initial_world_state(), model.movable) {
     params = resolve_solver_spec(s.solver);
     validate_solver_params(params);
     const int B = model.num_bodies();
     std::vector<int> all(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b) all[static_cast<std::size_t>(b)] = b;
     whole = std::make_unique<StepSystem>(model, all, &model.surface);
-    q = model.initial_state();
-    q_dot = VecX::Zero(model.state_size);
-    for (int b = 0; b < B; ++b) {
-        const AffineBody& body = model.bodies[static_cast<std::size_t>(b)];
-        const BodySpec& bs = s.bodies[static_cast<std::size_t>(b)];
-        if (body.is_dynamic())
-            q_dot.segment<12>(12 * b) =
-                affine_velocity(body.q_initial, body.mass_properties.center_of_mass, bs.velocity,
-                                bs.angular_velocity);
-    }
     external_acceleration = model.initial_external_acceleration;
-    kappa = model.kappa_min;
-}
-
-WorldState World::Impl::capture() const {
-    WorldState s;
-    s.time = time;
-    s.steps = steps;
-    s.q = q;
-    s.q_dot = q_dot;
-    s.barrier_stiffness = kappa;
-    s.time_step_level = level;
-    s.level_successes = level_successes;
-    s.num_bodies = model.num_bodies();
-    return s;
-}
-
-void World::Impl::restore(const WorldState& s) {
-    check_state_fits(s, model.num_bodies(), q.size());
-    time = s.time;
-    steps = s.steps;
-    q = s.q;
-    q_dot = s.q_dot;
-    kappa = s.barrier_stiffness;
-    level = std::max(0, s.time_step_level);
-    level_successes = std::max(0, s.level_successes);
 }
 
 void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const StepInput& in,
-                                std::optional<SolverClock::time_point> deadline,
-                                SubstepOutcome& out) {
+                                double kappa, SubstepOutcome& out) {
     const std::size_t n = systems.size();
     auto for_each = [&](auto&& fn) {
         if (n == 1) {
@@ -168,17 +130,11 @@ void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const S
     const bool first_round = out.results.empty();
     std::vector<StiffnessBalance> balance(n);
     for_each([&](std::size_t i) { balance[i] = systems[i]->prepare(in, kappa); });
-    double k = first_round ? kappa : out.kappa_start;
-    if (first_round && model.spec.contact.barrier_stiffness <= 0) {
-        bool contacts = false;
-        double dot = 0.0, norm_sq = 0.0;
-        for (const auto& b : balance) {
-            contacts = contacts || b.has_contacts;
-            dot += b.dot;
-            norm_sq += b.norm_sq;
-        }
-        if (contacts && norm_sq > 0)
-            k = std::max(k, std::clamp(-dot / norm_sq, model.kappa_min, model.kappa_max));
+    double k = out.kappa_start;
+    if (first_round) {
+        StiffnessBalance total;
+        for (const auto& b : balance) total += b;
+        k = starting_barrier_stiffness(model, kappa, total);
     }
     out.kappa_start = k;
     std::vector<SystemStepResult> results(n);
@@ -222,7 +178,7 @@ void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const S
         out.systems.push_back(k2.system);
     }
 
-    out.x = q;
+    out.x = in.q;
     out.kappa = k;
     out.status = ConvergenceStatus::Converged;
     out.stop_reason = StopReason::Residual;
@@ -261,10 +217,11 @@ StepSystem& World::Impl::island_system(
     return ref;
 }
 
-SubstepOutcome World::Impl::advance(double h, double t_end,
-                                    std::optional<SolverClock::time_point> deadline) {
+SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end) {
     SubstepOutcome out;
     const int B = model.num_bodies();
+    const VecX& q = s.q;
+    const VecX& q_dot = s.q_dot;
     VecX q_tilde = q, target = q;
     for (int b = 0; b < B; ++b) {
         const auto i = static_cast<std::size_t>(b);
@@ -303,10 +260,10 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
         out.t_islands = seconds_since(t0);
     }
     if (systems.empty()) {
-        solve_systems({whole.get()}, in, deadline, out);
+        solve_systems({whole.get()}, in, s.barrier_stiffness, out);
         return out;
     }
-    solve_systems(systems, in, deadline, out);
+    solve_systems(systems, in, s.barrier_stiffness, out);
     // The islands were found assuming every vertex stays in its motion bounds; if one left
     // them, bodies of different islands may have come within dhat. Grow the bounds by the
     // motion the solves actually made, find the islands again (they can only merge) and
@@ -343,24 +300,25 @@ SubstepOutcome World::Impl::advance(double h, double t_end,
         out.t_islands += seconds_since(t0);
         if (one_island) {
             // Everything is one island (or too many rounds): the world as one system.
-            solve_systems({whole.get()}, in, deadline, out);
+            solve_systems({whole.get()}, in, s.barrier_stiffness, out);
             break;
         }
         // No island merged: every result lies in the grown bounds, which keep them apart.
         if (merged.empty()) break;
-        solve_systems(merged, in, deadline, out);
+        solve_systems(merged, in, s.barrier_stiffness, out);
     }
     island_systems = std::move(kept);  // systems of islands that no longer exist go
     return out;
 }
 
-void World::Impl::commit(const SubstepOutcome& o, double h, double t_end) {
-    q_dot = (o.x - q) / h;
-    for (int b = 0; b < model.num_bodies(); ++b)
-        if (!model.movable[static_cast<std::size_t>(b)]) q_dot.segment<12>(12 * b).setZero();
-    q = o.x;
-    time = t_end;
-    kappa = o.kappa;
+SubstepAttempt World::Impl::attempt(const WorldState& s, double dt, double t_end) {
+    attempted = advance(s, dt, t_end);
+    return {attempted.status, &attempted.x, attempted.kappa};
+}
+
+// A retried attempt's work counts; the step's end quantities are those of the kept attempt.
+void World::Impl::conclude(SubstepVerdict verdict) {
+    record(attempted, verdict != SubstepVerdict::Retry);
 }
 
 // Folds a substep attempt into the step's statistics. Work counters add up over every
@@ -464,7 +422,7 @@ void World::Impl::log_step() const {
     spdlog::info(
         "step {} t={:.6g}: {} ({}), {} iterations, residual {:.3e}, {} island(s){}, "
         "{} substep(s), {} retries, {:.3g} ms",
-        steps, time, to_string(ss.status), to_string(ss.stop_reason), ss.nonlinear_iterations,
+        state().steps, state().time, to_string(ss.status), to_string(ss.stop_reason), ss.nonlinear_iterations,
         ss.final_residual, ss.islands.size(),
         ss.island_fallback ? " (fell back to one system)" : "", ss.substeps, ss.retries,
         1e3 * ss.t_total);
@@ -475,62 +433,16 @@ void World::Impl::step() {
     stats = StepStats{};
     solver_stats = SolverStats{};
     solver_stats.islands_enabled = params.islands;
-    const double h = model.spec.time_step;
-    const bool retry = params.on_failure == FailurePolicy::RetryHalving;
-    const int max_level = retry ? params.max_halvings : 0;
-    std::optional<SolverClock::time_point> deadline;
+    deadline.reset();
     if (params.max_time > 0)
         deadline = t_start + std::chrono::duration_cast<SolverClock::duration>(
                                  std::chrono::duration<double>(params.max_time));
-
-    // The step is cut into 2^max_level ticks; a substep at level k covers 2^(max_level - k) of
-    // them, so substep ends are exact binary fractions of h and the step ends at t0 + h exactly.
-    const WorldState start = capture();
-    const double t0 = time;
-    const long long total = 1LL << max_level;
-    long long done = 0;
-    level = std::min(level, max_level);
-    double smallest = h;
-    bool diverged = false;
-    while (done < total) {
-        const long long size = 1LL << (max_level - level);
-        const double dt = std::ldexp(h, -level);
-        const double t_end =
-            done + size == total
-                ? t0 + h
-                : t0 + std::ldexp(h * static_cast<double>(done + size), -max_level);
-        const SubstepOutcome o = advance(dt, t_end, deadline);
-        const bool failed = o.status == ConvergenceStatus::Diverged ||
-                            (retry && o.status == ConvergenceStatus::Stopped);
-        if (failed && retry && level < max_level) {
-            record(o, false);
-            ++level;
-            level_successes = 0;
-            ++solver_stats.retries;
-            continue;  // nothing was committed: the state is still the substep's start
-        }
-        record(o, true);
-        if (o.status == ConvergenceStatus::Diverged) {
-            diverged = true;
-            break;
-        }
-        commit(o, dt, t_end);
-        smallest = std::min(smallest, dt);
-        ++solver_stats.substeps;
-        done += size;
-        if (retry && level > 0) {
-            level_successes = o.status == ConvergenceStatus::Converged ? level_successes + 1 : 0;
-            if (level_successes >= kGrowAfterSuccesses && done % (2 * size) == 0) {
-                --level;
-                level_successes = 0;
-            }
-        }
-    }
-    if (diverged) {
-        restore(start);
-    } else {
-        ++steps;
-    }
+    const bool retry = params.on_failure == FailurePolicy::RetryHalving;
+    const StepSummary done =
+        stepper.step(model.spec.time_step, {retry ? params.max_halvings : 0, retry}, *this);
+    solver_stats.substeps = done.substeps;
+    solver_stats.retries = done.retries;
+    const double smallest = done.smallest_time_step;
     SolverStats& ss = solver_stats;
     ss.smallest_time_step = smallest;
     ss.t_total = seconds_since(t_start);
@@ -539,7 +451,7 @@ void World::Impl::step() {
     stats.converged = ss.status == ConvergenceStatus::Converged;
     stats.newton_iterations = ss.nonlinear_iterations;
     stats.residual = ss.final_residual;
-    stats.barrier_stiffness = kappa;
+    stats.barrier_stiffness = state().barrier_stiffness;
     stats.line_search_trials = ss.line_search_trials;
     stats.ccd_limited_steps = ss.ccd_limited_steps;
     stats.linear_solver_iterations = ss.linear_iterations;
@@ -570,13 +482,13 @@ const AffineBody& World::body(int i) const {
     return impl_->model.bodies.at(static_cast<std::size_t>(i));
 }
 Vec12 World::q(int i) const {
-    return impl_->q.segment<12>(12 * i);
+    return impl_->state().q.segment<12>(12 * i);
 }
 Vec12 World::q_dot(int i) const {
-    return impl_->q_dot.segment<12>(12 * i);
+    return impl_->state().q_dot.segment<12>(12 * i);
 }
 VecX World::modal_coordinates(int i) const {
-    return impl_->model.modal_coordinates(impl_->q, i);
+    return impl_->model.modal_coordinates(impl_->state().q, i);
 }
 VecX World::state_row(int i) const {
     const VecX eta = modal_coordinates(i);
@@ -597,10 +509,10 @@ Vertices World::world_vertices(int i) const {
     return x;
 }
 double World::time() const {
-    return impl_->time;
+    return impl_->state().time;
 }
 int World::step_count() const {
-    return impl_->steps;
+    return impl_->state().steps;
 }
 double World::scene_scale() const {
     return impl_->model.scene_scale;
@@ -623,10 +535,10 @@ const SolverStats& World::solver_stats() const {
     return impl_->solver_stats;
 }
 WorldState World::capture_state() const {
-    return impl_->capture();
+    return impl_->state();
 }
 void World::restore_state(const WorldState& state) {
-    impl_->restore(state);
+    impl_->stepper.restore(state);
 }
 void World::save_state(const std::string& path) const {
     save_world_state(capture_state(), path);
@@ -635,10 +547,10 @@ void World::load_state(const std::string& path) {
     restore_state(load_world_state(path));
 }
 const VecX& World::state_vector() const {
-    return impl_->q;
+    return impl_->state().q;
 }
 const VecX& World::velocity_vector() const {
-    return impl_->q_dot;
+    return impl_->state().q_dot;
 }
 
 }  // namespace concord

@@ -90,6 +90,23 @@ VecX WorldModel::initial_state() const {
     return q;
 }
 
+WorldState WorldModel::initial_world_state() const {
+    WorldState s;
+    s.num_bodies = num_bodies();
+    s.q = initial_state();
+    s.q_dot = VecX::Zero(state_size);
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+        const AffineBody& body = bodies[b];
+        const BodySpec& bs = spec.bodies[b];
+        if (body.is_dynamic())
+            s.q_dot.segment<12>(12 * static_cast<Eigen::Index>(b)) =
+                affine_velocity(body.q_initial, body.mass_properties.center_of_mass, bs.velocity,
+                                bs.angular_velocity);
+    }
+    s.barrier_stiffness = kappa_min;
+    return s;
+}
+
 WorldModel build_world_model(const SceneSpec& spec) {
     WorldModel m;
     m.spec = spec;

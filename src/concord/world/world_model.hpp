@@ -9,6 +9,7 @@
 #include "concord/energy/contact_set.hpp"
 #include "concord/energy/contact_surface.hpp"
 #include "concord/scene/scene_spec.hpp"
+#include "concord/world/world_state.hpp"
 
 namespace concord {
 
@@ -44,6 +45,9 @@ struct WorldModel {
     int num_bodies() const { return static_cast<int>(bodies.size()); }
     /// The initial state vector (affine parts and modal coordinates).
     VecX initial_state() const;
+    /// The state at t = 0: initial_state(), the scene's initial velocities of the dynamic
+    /// bodies (zero elsewhere), barrier stiffness kappa_min, no halving.
+    WorldState initial_world_state() const;
     /// Modal coordinates of body b in state q (empty for affine bodies).
     VecX modal_coordinates(const VecX& q, int b) const {
         const auto i = static_cast<std::size_t>(b);
