@@ -504,7 +504,8 @@ def cmd_scaling(args):
     print("Scene `%s`, %s frames, averages over frames %d-%s (%s), --threads %s. "
           "In-process transport: the workers take turns, so each worker's compute time is "
           "measured alone; t_parallel models N machines (sum over ADMM iterations of the "
-          "slowest worker, plus t_sync). The single machine's t_parallel is its t_frame.\n"
+          "slowest worker, plus the slowest worker's set-up and end of step, plus t_sync). "
+          "The single machine's t_parallel is its t_frame.\n"
           % (os.path.relpath(args.scene, ROOT),
              args.frames if args.frames is not None else "scene's", first,
              args.dense_to if args.dense_to is not None else "end", how, args.threads))

@@ -183,8 +183,13 @@ Vec12 AdmmWorker::predicted(const BodyRecord& b, double h, double t_end) const {
 AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies,
                                                   const std::vector<std::uint64_t>& holders) {
     auto key = std::make_pair(bodies, holders);
-    auto it = systems_.find(key);
-    if (it != systems_.end()) return *it->second;
+    if (auto k = kept_.find(key); k != kept_.end()) return *k->second;
+    // A system of the last step with the same bodies and holders is prepared afresh and reused
+    // (its broad-phase structures with it), as World keeps its islands' systems.
+    if (auto it = systems_.find(key); it != systems_.end()) {
+        auto node = systems_.extract(it);
+        return *kept_.insert(std::move(node)).position->second;
+    }
     SystemReplication rep;
     for (std::size_t k = 0; k < bodies.size(); ++k) {
         const bool movable = model_.movable[static_cast<std::size_t>(bodies[k])];
@@ -194,9 +199,7 @@ AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies
     auto ls = std::make_unique<LocalSystem>();
     ls->system = std::make_unique<StepSystem>(model_, bodies, nullptr, &rep);
     ls->system->add_term(ls->consensus);
-    // Keep the systems of the last few assignments only (bodies move on).
-    if (systems_.size() >= 4) systems_.erase(systems_.begin());
-    return *systems_.emplace(std::move(key), std::move(ls)).first->second;
+    return *kept_.emplace(std::move(key), std::move(ls)).first->second;
 }
 
 void AdmmWorker::step(const StepCommand& cmd) {
@@ -233,6 +236,9 @@ void AdmmWorker::step(const StepCommand& cmd) {
     snap_kinematic(run);
     send_result(run);
     commit_or_discard(run);
+    run.problem.reset();
+    systems_ = std::move(kept_);  // the systems no longer in use go
+    kept_.clear();
 }
 
 void AdmmWorker::exchange_bodies(Run& run) {
@@ -315,6 +321,32 @@ void AdmmWorker::build_local_problem(Run& run) {
         }
     }
     run.in = std::make_unique<StepInput>(StepInput{run.q, run.q_tilde, run.target, run.h, 0.0});
+
+    // The shared bodies: movable and held by more than one worker.
+    for (std::size_t k = 0; k < run.ids.size(); ++k) {
+        const auto i = static_cast<std::size_t>(run.ids[k]);
+        if (!model_.movable[i] || std::popcount(run.masks[k]) < 2) continue;
+        SharedBody sb;
+        sb.local = static_cast<int>(k);
+        sb.id = run.ids[k];
+        sb.holders = run.masks[k];
+        run.shared.push_back(sb);
+    }
+    // The local problem, split by islands with distributed.local_islands: those without a
+    // shared body are then solved once per lag round. Its systems are prepared for the step
+    // here (at the last step's stiffness; the agreed one is set before the first solve).
+    std::vector<int> shared_local;
+    for (const SharedBody& sb : run.shared) shared_local.push_back(sb.local);
+    const LocalSystemSource source = [this](const std::vector<int>& ids,
+                                            const std::vector<std::uint64_t>& masks) {
+        LocalSystem& s = local_system(ids, masks);
+        return LocalSystemRef{s.system.get(), &s.consensus};
+    };
+    run.problem = std::make_unique<LocalProblem>(
+        model_, LocalSystemRef{run.local->system.get(), &run.local->consensus}, run.ids,
+        run.masks, shared_local, *run.in, run.cmd.kappa, run.cmd.spec.local_islands,
+        broad_phase_, source);
+    run.system().gather(run.q, run.x);
 }
 
 // IPC's balance kappa = -g_B . g_E / |g_B|^2 over the whole scene. A shared body's gradients
@@ -324,29 +356,11 @@ void AdmmWorker::agree_barrier_stiffness(Run& run) {
     MessageWriter w;
     {
         Stopwatch sw(run.t_compute);
-        StepSystem& sys = run.system();
-        run.local->consensus.set_terms({});  // the balance is of the step's objective alone
-        const StiffnessBalance balance = sys.prepare(*run.in, run.cmd.kappa);
-        VecX g_rest, g_unit;
-        sys.start_gradients(g_rest, g_unit);
-        double dot = 0.0, norm_sq = 0.0;
-        std::vector<int> shared_ids;
-        for (std::size_t k = 0; k < run.ids.size(); ++k) {
-            if (!model_.movable[static_cast<std::size_t>(run.ids[k])]) continue;
-            const auto o = 12 * static_cast<Eigen::Index>(k);
-            if (std::popcount(run.masks[k]) > 1) {
-                shared_ids.push_back(static_cast<int>(k));
-                continue;
-            }
-            dot += g_unit.segment<12>(o).dot(g_rest.segment<12>(o));
-            norm_sq += g_unit.segment<12>(o).squaredNorm();
-        }
-        w.put(balance.has_contacts).put(dot).put(norm_sq);
-        w.put(static_cast<std::int64_t>(shared_ids.size()));
-        for (int k : shared_ids)
-            w.put(static_cast<std::int32_t>(run.ids[static_cast<std::size_t>(k)]))
-                .put_vec12(g_rest.segment<12>(12 * k))
-                .put_vec12(g_unit.segment<12>(12 * k));
+        const StiffnessShare share = run.problem->stiffness_share();
+        w.put(share.internal.has_contacts).put(share.internal.dot).put(share.internal.norm_sq);
+        w.put(static_cast<std::int64_t>(share.shared.size()));
+        for (const StiffnessShare::Piece& p : share.shared)
+            w.put(static_cast<std::int32_t>(p.id)).put_vec12(p.g_rest).put_vec12(p.g_unit);
     }
     transport_.send(0, Tag::Balance, w.take());
     const Bytes b = transport_.receive(0, Tag::Stiffness);
@@ -358,15 +372,6 @@ void AdmmWorker::find_shared_bodies(Run& run) {
     Stopwatch sw(run.t_compute);
     const StepCommand& cmd = run.cmd;
     std::vector<SharedBody>& shared = run.shared;
-    for (std::size_t k = 0; k < run.ids.size(); ++k) {
-        const auto i = static_cast<std::size_t>(run.ids[k]);
-        if (!model_.movable[i] || std::popcount(run.masks[k]) < 2) continue;
-        SharedBody sb;
-        sb.local = static_cast<int>(k);
-        sb.id = run.ids[k];
-        sb.holders = run.masks[k];
-        shared.push_back(sb);
-    }
     // Neighbours this step, and the shared bodies each of them holds too (in id order).
     std::uint64_t any = 0;
     for (const SharedBody& sb : shared) any |= sb.holders;
@@ -379,8 +384,8 @@ void AdmmWorker::find_shared_bodies(Run& run) {
 
     // Initial penalties: for the stiffness rule, lambda_max of the body's Hessian block at the
     // step's start (PSD-projected, as the solver sees it).
-    StepSystem& sys = run.system();
     if (cmd.spec.penalty == PenaltyRule::Stiffness && !shared.empty()) {
+        StepSystem& sys = run.problem->whole();
         Triplets H;
         sys.hessian_triplets(sys.start(), H);
         std::vector<Mat12> blocks(shared.size(), Mat12::Zero());
@@ -418,14 +423,6 @@ void AdmmWorker::find_shared_bodies(Run& run) {
             run.inexact.max_iterations = std::min(run.inexact.max_iterations,
                                                   cmd.spec.local_iterations);
     }
-    // The local problem, split by islands with distributed.local_islands: those without a
-    // shared body are then solved once per lag round.
-    std::vector<int> shared_local;
-    for (const SharedBody& sb : shared) shared_local.push_back(sb.local);
-    run.problem = std::make_unique<LocalProblem>(model_, sys, run.local->consensus, run.ids,
-                                                 run.masks, shared_local, *run.in, run.kappa,
-                                                 cmd.spec.local_islands, broad_phase_);
-    run.x = sys.start();
 }
 
 void AdmmWorker::start_lag_round(Run& run, int round) {
@@ -676,7 +673,10 @@ void AdmmWorker::snap_kinematic(Run& run) {
     std::optional<VecX> snapped;
     {
         Stopwatch sw(run.t_compute);
-        snapped = run.system().snapped_kinematic(run.x);
+        const bool kinematic = std::any_of(run.ids.begin(), run.ids.end(), [&](int id) {
+            return model_.kinematic[static_cast<std::size_t>(id)];
+        });
+        snapped = kinematic ? run.problem->whole().snapped_kinematic(run.x) : run.x;
     }
     rep.kind = ReportKind::Snap;
     rep.ok = snapped.has_value();
@@ -689,25 +689,17 @@ void AdmmWorker::snap_kinematic(Run& run) {
 void AdmmWorker::send_result(Run& run) {
     {
         Stopwatch sw(run.t_compute);
-        StepSystem& sys = run.system();
         const std::vector<std::uint64_t>& masks = run.masks;
-        SystemStepResult measured;
-        sys.measure(run.x, measured);
         // Count each contact once over all workers: by the lowest worker holding both bodies (a
         // plane is held by everyone). Per-body counts follow the same rule, so that the
         // controller's sums over workers count every pair once.
-        int contacts = 0;
-        auto counted_here = [&](int a, int b) {
+        const LocalMeasure measured = run.problem->measure(run.x, [&](int a, int b) {
             const std::uint64_t both = masks[static_cast<std::size_t>(a)] &
                                        (b < 0 ? run.everyone : masks[static_cast<std::size_t>(b)]);
-            const bool here = both != 0 && std::countr_zero(both) == run.me;
-            contacts += here ? 1 : 0;
-            return here;
-        };
-        std::vector<int> scratch;
+            return both != 0 && std::countr_zero(both) == run.me;
+        });
         WorkerResult& result = run.result;
-        result.body_contacts =
-            count_body_contacts(sys.contacts(), sys.surface(), run.ids, counted_here, scratch);
+        result.body_contacts = measured.body_contacts;
         for (std::size_t k = 0; k < run.ids.size(); ++k) {
             auto it = run.record_of.find(run.ids[k]);
             if (it == run.record_of.end() || it->second->home != run.me) continue;
@@ -727,7 +719,7 @@ void AdmmWorker::send_result(Run& run) {
         result.bodies = static_cast<int>(run.held.size());
         result.shared = static_cast<int>(run.shared.size());
         result.newton_iterations = run.newton_iterations;
-        result.contacts = contacts;
+        result.contacts = measured.contacts;
         result.candidates = measured.candidates;
         result.min_distance = measured.min_distance;
         result.kappa = run.problem->barrier_stiffness();

@@ -43,11 +43,11 @@ class AdmmWorker {
     void step(const StepCommand& cmd);
     // 1. Hand each owned body to the workers that hold it this step; receive theirs.
     void exchange_bodies(Run& run);
-    // 2. The local problem F_i over the held bodies and every static body.
+    // 2. The local problem F_i over the held bodies and every static body, by islands.
     void build_local_problem(Run& run);
     // 3. This worker's share of IPC's barrier-stiffness balance; the scene's stiffness back.
     void agree_barrier_stiffness(Run& run);
-    // 4. The shared bodies, the neighbours holding them too, initial penalties (Eq. 11).
+    // 4. The neighbours holding the shared bodies too, initial penalties, local solve options.
     void find_shared_bodies(Run& run);
     // 5. Consensus ADMM, per friction lag round:
     void start_lag_round(Run& run, int round);  // z^1, u, rho (warm start)
@@ -85,8 +85,11 @@ class AdmmWorker {
     };
     std::map<int, Carry> carry_;
     BroadPhase broad_phase_;  ///< the islands of the local problem
-    std::map<std::pair<std::vector<int>, std::vector<std::uint64_t>>, std::unique_ptr<LocalSystem>>
-        systems_;
+    /// Local systems by (bodies, holders): those of the last step, and those in use in this
+    /// one (a system not used again in a step is dropped at its end).
+    using SystemCache =
+        std::map<std::pair<std::vector<int>, std::vector<std::uint64_t>>, std::unique_ptr<LocalSystem>>;
+    SystemCache systems_, kept_;
 };
 
 }  // namespace concord

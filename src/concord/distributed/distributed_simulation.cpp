@@ -377,7 +377,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     out.kappa = kappa;
     std::vector<int> seen(static_cast<std::size_t>(model_.num_bodies()), 0);
     std::vector<std::uint64_t> holders(static_cast<std::size_t>(model_.num_bodies()), ~0ull);
-    double t_sync = 0.0;
+    double t_sync = 0.0, slowest_setup = 0.0;
     for (int w = 1; w <= N; ++w) {
         WorkerResult res = decode_result(transport_.receive(w, Tag::Result));
         ds.owners.resize(static_cast<std::size_t>(model_.num_bodies()), -1);
@@ -389,6 +389,10 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         }
         out.kappa = std::max(out.kappa, res.kappa);
         t_sync = std::max(t_sync, res.t_sync);
+        // The worker's compute outside the ADMM iterations (classification, the local
+        // problem, the stiffness share, the end of the step): between synchronisations, so the
+        // slowest worker's sets the pace.
+        slowest_setup = std::max(slowest_setup, res.t_compute - compute[static_cast<std::size_t>(w - 1)]);
         WorkerStepStats ws;
         ws.bodies = res.bodies;
         ws.shared = res.shared;
@@ -408,7 +412,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             throw std::logic_error("distributed step: body " + std::to_string(b) + " came back " +
                                    std::to_string(seen[static_cast<std::size_t>(b)]) + " times");
     ds.t_sync = t_sync;
-    ds.t_parallel += t_sync;
+    ds.t_parallel += slowest_setup + t_sync;
     if (!out.failed && partition_missed_a_pair(out.x, holders)) {
         out.failed = true;
         out.why = "two bodies came within dhat without a worker holding both";

@@ -1,6 +1,7 @@
 #include "concord/distributed/local_problem.hpp"
 
 #include <algorithm>
+#include <map>
 #include <bit>
 #include <utility>
 
@@ -10,59 +11,90 @@ namespace concord {
 
 namespace {
 
-// The share of the replication over a subset of the whole system's bodies (whole indices).
-SystemReplication replication_of(const WorldModel& model, const std::vector<int>& ids,
-                                 const std::vector<std::uint64_t>& masks,
-                                 const std::vector<int>& subset) {
-    SystemReplication rep;
-    for (int k : subset) {
-        const auto kk = static_cast<std::size_t>(k);
-        const bool movable = model.movable[static_cast<std::size_t>(ids[kk])];
-        rep.body_weight.push_back(movable ? 1.0 / std::popcount(masks[kk]) : 1.0);
-        rep.contacts.holders.push_back(masks[kk]);
-    }
-    return rep;
-}
-
 std::vector<int> world_ids(const std::vector<int>& ids, const std::vector<int>& subset) {
     std::vector<int> out;
     for (int k : subset) out.push_back(ids[static_cast<std::size_t>(k)]);
     return out;
 }
 
+std::vector<std::uint64_t> masks_of(const std::vector<std::uint64_t>& masks,
+                                    const std::vector<int>& subset) {
+    std::vector<std::uint64_t> out;
+    for (int k : subset) out.push_back(masks[static_cast<std::size_t>(k)]);
+    return out;
+}
+
+// Folds one island's statistics into the total as one machine folds its islands': the most
+// iterations of any island, the other counts and times summed, the worst status.
+void fold(NewtonStats& total, const NewtonStats& s, bool first) {
+    if (first) {
+        total = s;
+        return;
+    }
+    total.iterations = std::max(total.iterations, s.iterations);
+    total.line_search_trials += s.line_search_trials;
+    total.ccd_limited += s.ccd_limited;
+    total.linear_iterations += s.linear_iterations;
+    total.t_collision += s.t_collision;
+    total.t_assembly += s.t_assembly;
+    total.t_linear += s.t_linear;
+    total.t_line_search += s.t_line_search;
+    if (static_cast<int>(s.status) > static_cast<int>(total.status)) {
+        total.status = s.status;
+        total.stop_reason = s.stop_reason;
+    }
+    total.history.clear();  // no single last update
+}
+
 }  // namespace
 
-LocalProblem::LocalProblem(const WorldModel& model, StepSystem& whole,
-                           ConsensusEnergy& whole_consensus, const std::vector<int>& ids,
-                           const std::vector<std::uint64_t>& masks,
+LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
+                           const std::vector<int>& ids, const std::vector<std::uint64_t>& masks,
                            const std::vector<int>& shared_local, const StepInput& in,
-                           double kappa, bool islands, BroadPhase& broad_phase)
-    : whole_(whole), whole_consensus_(whole_consensus), world_(in.q) {
+                           double kappa, bool islands, BroadPhase& broad_phase,
+                           const LocalSystemSource& source)
+    : model_(model),
+      in_(in),
+      whole_(whole),
+      ids_(ids),
+      shared_local_(shared_local),
+      kappa_start_(kappa),
+      world_(in.q) {
     const auto n = ids.size();
     std::vector<bool> movable(n);
     for (std::size_t k = 0; k < n; ++k) {
         movable[k] = model.movable[static_cast<std::size_t>(ids[k])];
         whole_movable_ += movable[k] ? 1 : 0;
     }
-    if (!islands) return;
+    auto unsplit = [this] {
+        internal_.clear();
+        internal_movable_ = coupled_movable_ = 0;
+        this->whole();
+    };
+    if (!islands) {
+        unsplit();
+        return;
+    }
 
     // The islands of the step (World::find_step_islands over this system's bodies).
+    StepSystem& sys = *whole_.system;
     VecX predicted = in.q_tilde;
     for (std::size_t k = 0; k < n; ++k)
         if (model.kinematic[static_cast<std::size_t>(ids[k])])
             predicted.segment<12>(12 * ids[k]) = in.target.segment<12>(12 * ids[k]);
-    VecX predicted_system;
-    whole_.gather(predicted, predicted_system);
-    bounds_ = step_motion_bounds(whole_.surface(), whole_.start(), predicted_system,
+    VecX start_system, predicted_system;
+    sys.gather(in.q, start_system);
+    sys.gather(predicted, predicted_system);
+    bounds_ = step_motion_bounds(sys.surface(), start_system, predicted_system,
                                  model.spec.contact.dhat);
     BroadPhaseParams bp;
     bp.dhat = model.spec.contact.dhat;
     std::vector<std::uint8_t> is_static(n);
     for (std::size_t k = 0; k < n; ++k) is_static[k] = movable[k] ? 0 : 1;
     bp.body_pair_filter = skip_static_pairs(std::move(is_static));
-    const Candidates c = broad_phase.find(whole_.surface().mesh, bounds_.lo, bounds_.hi, bp);
+    const Candidates c = broad_phase.find(sys.surface().mesh, bounds_.lo, bounds_.hi, bp);
     const std::vector<Island> found =
-        find_islands(movable, candidate_body_pairs(whole_.surface().mesh, c));
+        find_islands(movable, candidate_body_pairs(sys.surface().mesh, c));
 
     // Islands holding a shared body depend on z (together, one coupled system); each of the
     // others is a system of its own, as on one machine.
@@ -88,136 +120,197 @@ LocalProblem::LocalProblem(const WorldModel& model, StepSystem& whole,
     }
     // Nothing to split: every island holds a shared body, or there is one island only.
     if (internal.empty() || (coupled_movable_ == 0 && internal.size() == 1)) {
-        internal_movable_ = coupled_movable_ = 0;
+        unsplit();
         return;
     }
-    for (const std::vector<int>& island : internal) {
-        const SystemReplication rep = replication_of(model, ids, masks, island);
-        internal_.push_back(
-            std::make_unique<StepSystem>(model, world_ids(ids, island), nullptr, &rep));
-        internal_.back()->prepare(in, kappa);
+    for (std::vector<int>& island : internal) {
+        Part part{source(world_ids(ids, island), masks_of(masks, island)), std::move(island)};
+        part.ref.consensus->set_terms({});
+        part.ref.system->prepare(in, kappa);
+        internal_.push_back(std::move(part));
     }
     if (coupled_movable_ > 0) {
-        const SystemReplication rep_c = replication_of(model, ids, masks, coupled);
-        coupled_ = std::make_unique<StepSystem>(model, world_ids(ids, coupled), nullptr, &rep_c);
-        coupled_->add_term(coupled_consensus_);
+        coupled_ = {source(world_ids(ids, coupled), masks_of(masks, coupled)), coupled};
+        coupled_.ref.consensus->set_terms({});
         coupled_index_.assign(n, -1);
         for (std::size_t j = 0; j < coupled.size(); ++j)
             coupled_index_[static_cast<std::size_t>(coupled[j])] = static_cast<int>(j);
-        coupled_->prepare(in, kappa);
+        coupled_.ref.system->prepare(in, kappa);
     }
+}
+
+StepSystem& LocalProblem::whole() {
+    if (!whole_prepared_) {
+        whole_.consensus->set_terms({});
+        whole_.system->prepare(in_, kappa_start_);
+        whole_prepared_ = true;
+    }
+    return *whole_.system;
+}
+
+std::vector<const LocalProblem::Part*> LocalProblem::parts() const {
+    std::vector<const Part*> out;
+    for (const Part& p : internal_) out.push_back(&p);
+    if (coupled_.ref.system) out.push_back(&coupled_);
+    return out;
+}
+
+// Per system: its bodies' gradients at the start, summed over the bodies held here alone; the
+// shared bodies' pieces go out whole. Every body is in one system, so the sums are the whole
+// system's (up to the order of additions within a body).
+StiffnessShare LocalProblem::stiffness_share() {
+    StiffnessShare out;
+    auto add = [&](StepSystem& sys, const std::vector<int>* index) {
+        const ContactSet& c = sys.contacts();
+        out.internal.has_contacts = out.internal.has_contacts || c.size() > 0;
+        VecX g_rest, g_unit;
+        sys.start_gradients(g_rest, g_unit);
+        const std::vector<int>& bodies = sys.bodies();
+        for (std::size_t k = 0; k < bodies.size(); ++k) {
+            if (!model_.movable[static_cast<std::size_t>(bodies[k])]) continue;
+            const int local = index ? (*index)[k] : static_cast<int>(k);
+            const auto o = 12 * static_cast<Eigen::Index>(k);
+            if (std::binary_search(shared_local_.begin(), shared_local_.end(), local)) {
+                out.shared.push_back({bodies[k], g_rest.segment<12>(o), g_unit.segment<12>(o)});
+                continue;
+            }
+            out.internal.dot += g_unit.segment<12>(o).dot(g_rest.segment<12>(o));
+            out.internal.norm_sq += g_unit.segment<12>(o).squaredNorm();
+        }
+    };
+    if (!split()) {
+        add(whole(), nullptr);
+    } else {
+        for (const Part* p : parts()) add(*p->ref.system, &p->index);
+    }
+    std::sort(out.shared.begin(), out.shared.end(),
+              [](const StiffnessShare::Piece& a, const StiffnessShare::Piece& b) {
+                  return a.id < b.id;
+              });
+    return out;
 }
 
 void LocalProblem::start_round(const VecX& x, double kappa) {
     round_start_ = x;
-    whole_.set_barrier_stiffness(kappa);
     if (!split()) {
-        whole_.lag_friction(x);
+        StepSystem& sys = whole();
+        sys.set_barrier_stiffness(kappa);
+        sys.lag_friction(x);
         return;
     }
-    whole_.scatter(x, world_);
+    whole_.system->scatter(x, world_);
     VecX part;
-    for (StepSystem* s : systems()) {
-        s->set_barrier_stiffness(kappa);
-        s->gather(world_, part);
-        s->lag_friction(part);
+    for (const Part* p : parts()) {
+        StepSystem& s = *p->ref.system;
+        s.set_barrier_stiffness(kappa);
+        s.gather(world_, part);
+        s.lag_friction(part);
     }
     internal_due_ = true;
 }
 
 void LocalProblem::merge(double kappa) {
     // The whole system takes over for the rest of the step, with the friction of this round.
-    whole_.set_barrier_stiffness(std::max(kappa, barrier_stiffness()));
+    const double k = std::max(kappa, barrier_stiffness());
+    StepSystem& sys = whole();
+    sys.set_barrier_stiffness(k);
     merged_ = true;
-    whole_.lag_friction(round_start_);
+    sys.lag_friction(round_start_);
 }
 
 NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
                                 const SolverParams& inexact, const SolverParams& exact) {
     internal_stats_ = NewtonStats{};
     if (!split()) {
-        whole_consensus_.set_terms(terms);
-        return whole_.newton(x, kappa, inexact, std::nullopt);
+        whole_.consensus->set_terms(terms);
+        return whole().newton(x, kappa, inexact, std::nullopt);
     }
-    whole_.scatter(x, world_);
+    StepSystem& whole_sys = *whole_.system;
+    whole_sys.scatter(x, world_);
     VecX part;
     if (internal_due_) {
-        // Each island to convergence; the statistics as one machine folds its islands': the
-        // most iterations of any island, the other counts and times summed, the worst status.
         for (std::size_t i = 0; i < internal_.size(); ++i) {
-            internal_[i]->gather(world_, part);
-            const NewtonStats s = internal_[i]->newton(part, kappa, exact, std::nullopt);
-            internal_[i]->scatter(part, world_);
-            fold(internal_stats_, s, i == 0);
+            StepSystem& s = *internal_[i].ref.system;
+            s.gather(world_, part);
+            const NewtonStats st = s.newton(part, kappa, exact, std::nullopt);
+            s.scatter(part, world_);
+            fold(internal_stats_, st, i == 0);
         }
         internal_due_ = false;
     }
     NewtonStats st;
-    if (coupled_) {
+    if (coupled_.ref.system) {
         std::vector<ConsensusTerm> mapped = terms;
         for (ConsensusTerm& t : mapped) t.body = coupled_index_[static_cast<std::size_t>(t.body)];
-        coupled_consensus_.set_terms(std::move(mapped));
-        coupled_->gather(world_, part);
-        st = coupled_->newton(part, kappa, inexact, std::nullopt);
-        coupled_->scatter(part, world_);
+        coupled_.ref.consensus->set_terms(std::move(mapped));
+        StepSystem& s = *coupled_.ref.system;
+        s.gather(world_, part);
+        st = s.newton(part, kappa, inexact, std::nullopt);
+        s.scatter(part, world_);
     } else {
         st = std::exchange(internal_stats_, NewtonStats{});  // nothing depends on z
     }
-    whole_.gather(world_, x);
+    whole_sys.gather(world_, x);
     // The islands assumed every vertex stays in its motion bounds; if one left them, the two
     // systems may have missed a pair between them.
-    if (!within_bounds(bounds_, whole_.surface().positions(x))) merge(kappa);
+    if (!within_bounds(bounds_, whole_sys.surface().positions(x))) merge(kappa);
     return st;
 }
 
-std::vector<StepSystem*> LocalProblem::systems() const {
-    std::vector<StepSystem*> out;
-    for (const auto& s : internal_) out.push_back(s.get());
-    if (coupled_) out.push_back(coupled_.get());
+LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, int)>& keep) {
+    LocalMeasure out;
+    std::map<int, int> counts;  // world body -> pairs (a static body may be in several systems)
+    auto add = [&](StepSystem& sys, const VecX& xs, const std::vector<int>* index) {
+        SystemStepResult r;
+        sys.measure(xs, r);
+        out.candidates = std::max(out.candidates, r.candidates);
+        out.min_distance = std::min(out.min_distance, r.min_distance);
+        auto keep_here = [&](int a, int b) {
+            const int wa = index ? (*index)[static_cast<std::size_t>(a)] : a;
+            const int wb = b < 0 ? -1 : (index ? (*index)[static_cast<std::size_t>(b)] : b);
+            const bool here = keep(wa, wb);
+            out.contacts += here ? 1 : 0;
+            return here;
+        };
+        for (const BodyContactCount& c :
+             count_body_contacts(sys.contacts(), sys.surface(), sys.bodies(), keep_here, scratch_))
+            counts[c.body] += c.count;
+    };
+    if (!split()) {
+        add(whole(), x, nullptr);
+    } else {
+        whole_.system->scatter(x, world_);
+        VecX part;
+        for (const Part* p : parts()) {
+            p->ref.system->gather(world_, part);
+            add(*p->ref.system, part, &p->index);
+        }
+    }
+    for (const auto& [body, count] : counts) out.body_contacts.push_back({body, count});
     return out;
 }
 
-void LocalProblem::fold(NewtonStats& total, const NewtonStats& s, bool first) {
-    if (first) {
-        total = s;
-        return;
-    }
-    total.iterations = std::max(total.iterations, s.iterations);
-    total.line_search_trials += s.line_search_trials;
-    total.ccd_limited += s.ccd_limited;
-    total.linear_iterations += s.linear_iterations;
-    total.t_collision += s.t_collision;
-    total.t_assembly += s.t_assembly;
-    total.t_linear += s.t_linear;
-    total.t_line_search += s.t_line_search;
-    if (static_cast<int>(s.status) > static_cast<int>(total.status)) {
-        total.status = s.status;
-        total.stop_reason = s.stop_reason;
-    }
-    total.history.clear();  // no single last update
-}
-
 double LocalProblem::barrier_stiffness() const {
-    double k = whole_.barrier_stiffness();
-    for (StepSystem* s : systems()) k = std::max(k, s->barrier_stiffness());
+    double k = whole_prepared_ ? whole_.system->barrier_stiffness() : 0.0;
+    for (const Part* p : parts()) k = std::max(k, p->ref.system->barrier_stiffness());
     return k;
 }
 
-
 int LocalProblem::internal_contacts() const {
     int c = 0;
-    for (const auto& s : internal_) c += static_cast<int>(s->contacts().size());
+    for (const Part& p : internal_) c += static_cast<int>(p.ref.system->contacts().size());
     return c;
 }
 
 int LocalProblem::solved_bodies() const {
     if (!split()) return whole_movable_;
-    return coupled_ ? coupled_movable_ : internal_movable_;
+    return coupled_.ref.system ? coupled_movable_ : internal_movable_;
 }
 
 int LocalProblem::solved_contacts() const {
-    if (!split()) return static_cast<int>(whole_.contacts().size());
-    return coupled_ ? static_cast<int>(coupled_->contacts().size()) : internal_contacts();
+    if (!split()) return static_cast<int>(whole_.system->contacts().size());
+    return coupled_.ref.system ? static_cast<int>(coupled_.ref.system->contacts().size())
+                               : internal_contacts();
 }
 
 }  // namespace concord

@@ -10,8 +10,16 @@
 // may have come within dhat of each other unseen: the rest of the step is solved with the whole
 // system, so the result never depends on the bounds being right. Vectors passed in and out are
 // in the whole system's order.
+//
+// The systems come from the worker's cache (LocalSystemSource), as World keeps its islands'
+// systems from step to step, and the step's start-of-step work is done once: while the problem
+// is split, the whole system is prepared only when something needs it (a merge, kinematic
+// bodies, the stiffness penalty rule); the stiffness balance and the end-of-step measure come
+// from the systems in use.
 #pragma once
 
+#include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -23,27 +31,58 @@
 
 namespace concord {
 
+/// A system of the local problem and the consensus penalty term it carries.
+struct LocalSystemRef {
+    StepSystem* system = nullptr;
+    ConsensusEnergy* consensus = nullptr;
+};
+/// The worker's system over these world bodies (sorted) with these holder sets (replication
+/// weights from them), kept by the worker across steps.
+using LocalSystemSource = std::function<LocalSystemRef(const std::vector<int>& world_ids,
+                                                       const std::vector<std::uint64_t>& masks)>;
+
+/// This worker's share of IPC's barrier-stiffness balance at the step's start: the sums over
+/// its bodies held by it alone, and per shared body the gradient pieces (the controller sums
+/// them per body across holders first).
+struct StiffnessShare {
+    StiffnessBalance internal;  ///< has_contacts over every system in use
+    struct Piece {
+        int id;  ///< world body
+        Vec12 g_rest, g_unit;
+    };
+    std::vector<Piece> shared;  ///< in body order
+};
+
+/// The end-of-step statistics of the local problem.
+struct LocalMeasure {
+    int contacts = 0;  ///< pairs counted here (see keep)
+    std::vector<BodyContactCount> body_contacts;
+    int candidates = 0;
+    double min_distance = std::numeric_limits<double>::infinity();
+};
+
 class LocalProblem {
   public:
-    /// `whole` is the worker's system over `ids` (world indices, sorted; its consensus penalty
-    /// `whole_consensus` added as a term) with holder sets `masks`, prepared for the step `in`.
-    /// `shared_local`: the whole system's indices of the shared bodies. With `islands`, the
-    /// problem is split as above when it has an island without a shared body (and more than
-    /// one island).
-    LocalProblem(const WorldModel& model, StepSystem& whole, ConsensusEnergy& whole_consensus,
-                 const std::vector<int>& ids, const std::vector<std::uint64_t>& masks,
-                 const std::vector<int>& shared_local, const StepInput& in, double kappa,
-                 bool islands, BroadPhase& broad_phase);
-
+    /// `whole` is the worker's system over `ids` (world indices, sorted; `whole.consensus` its
+    /// penalty term) with holder sets `masks`. `shared_local`: the whole system's indices of the
+    /// shared bodies. With `islands`, the problem is split as above when it has an island
+    /// without a shared body (and more than one island); the islands' systems come from
+    /// `source`. Prepares the systems in use for the step `in` (kept by reference) at `kappa`.
+    LocalProblem(const WorldModel& model, LocalSystemRef whole, const std::vector<int>& ids,
+                 const std::vector<std::uint64_t>& masks, const std::vector<int>& shared_local,
+                 const StepInput& in, double kappa, bool islands, BroadPhase& broad_phase,
+                 const LocalSystemSource& source);
     /// True while the problem is solved by islands.
     bool split() const { return !internal_.empty() && !merged_; }
+    /// The whole system, prepared for the step (done here if it was not).
+    StepSystem& whole();
+    /// The stiffness balance at the step's start over the systems in use.
+    StiffnessShare stiffness_share();
     /// Movable bodies and active contacts of the internal system (0 when not split).
     int internal_bodies() const { return internal_movable_; }
     int internal_contacts() const;
-
     /// Starts a friction lag round at x: stiffness kappa, friction lagged at x.
     void start_round(const VecX& x, double kappa);
-
     /// One ADMM iteration's local solve from x (updated in place). `terms` index the whole
     /// system. The first call of a round also solves the islands without shared bodies with
     /// `exact`; their statistics, folded as one machine folds its islands', are in
@@ -53,23 +92,34 @@ class LocalProblem {
     NewtonStats solve(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
                       const SolverParams& inexact, const SolverParams& exact);
     const NewtonStats& internal_stats() const { return internal_stats_; }
-
     /// Largest barrier stiffness over the systems in use (the stiffness may grow in a solve).
     double barrier_stiffness() const;
     /// Movable bodies and active contacts of the system solve() solved last (the work measure).
     int solved_bodies() const;
     int solved_contacts() const;
+    /// Contacts, per-body counts, candidates and minimum distance at x (whole order), over the
+    /// systems in use. keep(a, b) decides whether a pair between whole-system bodies a and b
+    /// (b = -1 for a plane) is counted here.
+    LocalMeasure measure(const VecX& x, const std::function<bool(int, int)>& keep);
 
   private:
+    /// A system of islands: the whole system's indices of its bodies (sorted).
+    struct Part {
+        LocalSystemRef ref;
+        std::vector<int> index;
+    };
     void merge(double kappa);
-    std::vector<StepSystem*> systems() const;
-    static void fold(NewtonStats& total, const NewtonStats& s, bool first);
+    std::vector<const Part*> parts() const;
 
-    StepSystem& whole_;
-    ConsensusEnergy& whole_consensus_;
-    std::vector<std::unique_ptr<StepSystem>> internal_;  ///< one per island without shared bodies
-    std::unique_ptr<StepSystem> coupled_;  ///< the islands with shared bodies (null: none)
-    ConsensusEnergy coupled_consensus_;
+    const WorldModel& model_;
+    const StepInput& in_;
+    LocalSystemRef whole_;
+    std::vector<int> ids_;
+    std::vector<int> shared_local_;
+    bool whole_prepared_ = false;
+    double kappa_start_ = 0.0;
+    std::vector<Part> internal_;  ///< one per island without shared bodies
+    Part coupled_;                ///< the islands with shared bodies (null system: none)
     std::vector<int> coupled_index_;  ///< whole system index -> coupled index (-1: not there)
     MotionBounds bounds_;
     VecX world_;        ///< world-size scratch for converting between system orders
@@ -78,6 +128,7 @@ class LocalProblem {
     bool internal_due_ = false;
     int internal_movable_ = 0, whole_movable_ = 0, coupled_movable_ = 0;
     NewtonStats internal_stats_;
+    std::vector<int> scratch_;
 };
 
 }  // namespace concord
