@@ -131,7 +131,7 @@ int admm_iterations(const SceneSpec& s, int steps) {
 
 // One worker holds every body and shares none: its local problem does not depend on z, so it
 // is solved to convergence at once, Eq. 8 passes on the last Newton update, and the loop ends
-// after one iteration with the single-machine step (same solve, same tolerance).
+// after one iteration with the single-machine step (same solve, same tolerance, same contacts).
 TEST(DistributedStep, OneWorkerAdmmIsTheSingleMachineStepInOneIteration) {
     const SceneSpec s = bridge_scene();
     const WorldModel model = build_world_model(s);
@@ -146,6 +146,9 @@ TEST(DistributedStep, OneWorkerAdmmIsTheSingleMachineStepInOneIteration) {
         const StepStats& st = dw.step();
         EXPECT_EQ(st.distributed->admm_iterations, 1) << "step " << k;
         EXPECT_LT(max_difference(model, state_of(dw), state_of(single)), theta) << "step " << k;
+        // The end-of-step statistics come from the same systems as the single machine's.
+        EXPECT_EQ(st.contacts, single.last_stats().contacts) << "step " << k;
+        EXPECT_EQ(st.body_contacts, single.last_stats().body_contacts) << "step " << k;
     }
 }
 

@@ -71,9 +71,9 @@ TEST(TimeStepper, HalvesAFailedSubstepAndGrowsBack) {
     EXPECT_EQ(s.substeps, 2);
     EXPECT_EQ(s.smallest_time_step, 0.005);
     EXPECT_EQ(solver.dts, (std::vector<double>{0.01, 0.005, 0.005}));
-    EXPECT_EQ(solver.verdicts, (std::vector<SubstepVerdict>{SubstepVerdict::Retry,
-                                                            SubstepVerdict::Commit,
-                                                            SubstepVerdict::Commit}));
+    EXPECT_EQ(solver.verdicts,
+              (std::vector<SubstepVerdict>{SubstepVerdict::Retry, SubstepVerdict::Commit,
+                                           SubstepVerdict::Commit}));
     // The step ends at t0 + h exactly; two converged substeps grew the level back to 0.
     EXPECT_EQ(stepper.state().time, 0.01);
     EXPECT_EQ(stepper.state().time_step_level, 0);

@@ -339,8 +339,8 @@ void AdmmWorker::build_local_problem(Run& run) {
     for (const SharedBody& sb : run.shared) shared_local.push_back(sb.local);
     const LocalSystemSource source = [this](const std::vector<int>& ids,
                                             const std::vector<std::uint64_t>& masks) {
-        LocalSystem& s = local_system(ids, masks);
-        return LocalSystemRef{s.system.get(), &s.consensus};
+        LocalSystem& ls = local_system(ids, masks);
+        return LocalSystemRef{ls.system.get(), &ls.consensus};
     };
     run.problem = std::make_unique<LocalProblem>(
         model_, LocalSystemRef{run.local->system.get(), &run.local->consensus}, run.ids,

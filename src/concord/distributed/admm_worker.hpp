@@ -87,8 +87,8 @@ class AdmmWorker {
     BroadPhase broad_phase_;  ///< the islands of the local problem
     /// Local systems by (bodies, holders): those of the last step, and those in use in this
     /// one (a system not used again in a step is dropped at its end).
-    using SystemCache =
-        std::map<std::pair<std::vector<int>, std::vector<std::uint64_t>>, std::unique_ptr<LocalSystem>>;
+    using SystemKey = std::pair<std::vector<int>, std::vector<std::uint64_t>>;
+    using SystemCache = std::map<SystemKey, std::unique_ptr<LocalSystem>>;
     SystemCache systems_, kept_;
 };
 

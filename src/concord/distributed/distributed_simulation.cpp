@@ -392,7 +392,8 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         // The worker's compute outside the ADMM iterations (classification, the local
         // problem, the stiffness share, the end of the step): between synchronisations, so the
         // slowest worker's sets the pace.
-        slowest_setup = std::max(slowest_setup, res.t_compute - compute[static_cast<std::size_t>(w - 1)]);
+        slowest_setup =
+            std::max(slowest_setup, res.t_compute - compute[static_cast<std::size_t>(w - 1)]);
         WorkerStepStats ws;
         ws.bodies = res.bodies;
         ws.shared = res.shared;

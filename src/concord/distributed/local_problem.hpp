@@ -118,8 +118,8 @@ class LocalProblem {
     std::vector<int> shared_local_;
     bool whole_prepared_ = false;
     double kappa_start_ = 0.0;
-    std::vector<Part> internal_;  ///< one per island without shared bodies
-    Part coupled_;                ///< the islands with shared bodies (null system: none)
+    std::vector<Part> internal_;      ///< one per island without shared bodies
+    Part coupled_;                    ///< the islands with shared bodies (null system: none)
     std::vector<int> coupled_index_;  ///< whole system index -> coupled index (-1: not there)
     MotionBounds bounds_;
     VecX world_;        ///< world-size scratch for converting between system orders

@@ -44,11 +44,11 @@ StepStats step_frame(Sim& sim, int substeps) {
     return stats;
 }
 
-/// Writes frame 0 (the current state) after writer.write_header(scene, output_bodies(sim)),
-/// then scene.frames frames of scene.substeps steps each. After each frame, after_frame(frame, stats) is called;
-/// returning false ends the loop early (an interrupt). Returns the frames written after frame 0.
-/// An exception from a step propagates: writer.frames_written() - 1 is then the last complete
-/// frame in the directory.
+/// Writes frame 0 (the current state), once writer.write_header(scene, output_bodies(sim)) is
+/// done, then scene.frames frames of scene.substeps steps each. After each frame,
+/// after_frame(frame, stats) is called; returning false ends the loop early (an interrupt).
+/// Returns the frames written after frame 0. An exception from a step propagates:
+/// writer.frames_written() - 1 is then the last complete frame in the directory.
 template <typename Sim, typename AfterFrame>
 int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer, AfterFrame&& after_frame) {
     writer.write_frame(0, sim.time(), state_rows(sim), nullptr);

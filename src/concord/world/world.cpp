@@ -422,8 +422,8 @@ void World::Impl::log_step() const {
     spdlog::info(
         "step {} t={:.6g}: {} ({}), {} iterations, residual {:.3e}, {} island(s){}, "
         "{} substep(s), {} retries, {:.3g} ms",
-        state().steps, state().time, to_string(ss.status), to_string(ss.stop_reason), ss.nonlinear_iterations,
-        ss.final_residual, ss.islands.size(),
+        state().steps, state().time, to_string(ss.status), to_string(ss.stop_reason),
+        ss.nonlinear_iterations, ss.final_residual, ss.islands.size(),
         ss.island_fallback ? " (fell back to one system)" : "", ss.substeps, ss.retries,
         1e3 * ss.t_total);
 }
