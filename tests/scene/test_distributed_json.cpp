@@ -22,7 +22,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     const DistributedSpec d =
         parse_text(with_distributed(R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper",
             "initial_planes": "even", "local_iterations": 0, "warm_start": false,
-            "warm_start_penalty": true, "local_islands": false})"))
+            "warm_start_penalty": true, "local_islands": false, "anderson_window": 4})"))
             .distributed;
     EXPECT_EQ(d.adapt_rule, AdaptRule::Paper);
     EXPECT_EQ(d.width_rule, WidthRule::Paper);
@@ -31,6 +31,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_FALSE(d.warm_start);
     EXPECT_TRUE(d.warm_start_penalty);
     EXPECT_FALSE(d.local_islands);
+    EXPECT_EQ(d.anderson_window, 4);
     // Defaults, chosen by measurement (docs/benchmarks.md, "Distributed solver").
     const DistributedSpec def;
     EXPECT_EQ(def.adapt_rule, AdaptRule::Normalized);
@@ -40,6 +41,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_TRUE(def.warm_start);
     EXPECT_FALSE(def.warm_start_penalty);
     EXPECT_TRUE(def.local_islands);
+    EXPECT_EQ(def.anderson_window, 0);  // plain ADMM: Anderson does not win at the defaults
     // Every key survives the round trip.
     DistributedSpec all = d;
     all.adapt_rule = AdaptRule::Spectral;
@@ -58,6 +60,14 @@ TEST(DistributedJson, BadValuesNameTheKey) {
                          "distributed.local_iterations"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"warm_start": "yes"})")),
                          "distributed.warm_start"));
+    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"anderson_window": 17})")),
+                         "distributed.anderson_window"));
+    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"anderson_window": 1.5})")),
+                         "distributed.anderson_window"));
+    DistributedSpec d;
+    d.anderson_window = -1;
+    EXPECT_EQ(error_of([&] { validate_distributed_spec(d); }),
+              "distributed.anderson_window: must be 0 (off) to 16");
 }
 
 TEST(DistributedJson, WorkerCountFromARunRespectsTheScenesGrid) {
