@@ -128,3 +128,32 @@ TEST(LocalProblem, IslandsWithoutSharedBodiesAreSolvedOncePerRound) {
     split->solve(x, f.model.kappa_min, terms, inexact, exact);
     EXPECT_GT(split->internal_stats().iterations, 0);
 }
+
+// The merge check's CCD (only shared bodies move, to z) runs on the coupled system while the
+// problem is split, and finds what the whole system finds: a collision-free fraction of 1 for a
+// small move, the same contact-limited fraction for a move into the boxes below, and the whole
+// system's answer when an island without shared bodies moves too.
+TEST(LocalProblem, SplitCcdFractionIsTheWholeSystems) {
+    Fixture f;
+    const auto split = f.problem(true);
+    const auto whole = f.problem(false);
+    ASSERT_TRUE(split->split());
+    VecX x0;
+    f.systems.front()->gather(f.q, x0);
+    auto moved = [&](int body, double dy) {
+        VecX x1 = x0;
+        x1(12 * body + 1) += dy;  // the translation's y
+        return x1;
+    };
+    const VecX up = moved(2, 1e-4), down = moved(2, -0.8e-3);
+    EXPECT_EQ(split->ccd_fraction(x0, up), 1.0);
+    EXPECT_EQ(whole->ccd_fraction(x0, up), 1.0);
+    const double blocked = whole->ccd_fraction(x0, down);
+    EXPECT_GT(blocked, 0.0);
+    EXPECT_LT(blocked, 0.7);  // the plank's gap is 0.5e-3 of the 0.8e-3
+    EXPECT_EQ(split->ccd_fraction(x0, down), blocked);
+    VecX both = down;
+    both(12 * 3 + 1) -= 0.8e-3;  // the far box into the ground as well
+    EXPECT_EQ(split->ccd_fraction(x0, both), whole->ccd_fraction(x0, both));
+    EXPECT_LT(split->ccd_fraction(x0, both), 0.7);
+}

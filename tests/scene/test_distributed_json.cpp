@@ -22,7 +22,8 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     const DistributedSpec d =
         parse_text(with_distributed(R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper",
             "initial_planes": "even", "local_iterations": 0, "warm_start": false,
-            "warm_start_penalty": true, "local_islands": false, "anderson_window": 4})"))
+            "warm_start_penalty": true, "local_islands": false, "anderson_window": 4,
+            "initial_consensus": "start"})"))
             .distributed;
     EXPECT_EQ(d.adapt_rule, AdaptRule::Paper);
     EXPECT_EQ(d.width_rule, WidthRule::Paper);
@@ -32,6 +33,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_TRUE(d.warm_start_penalty);
     EXPECT_FALSE(d.local_islands);
     EXPECT_EQ(d.anderson_window, 4);
+    EXPECT_EQ(d.initial_consensus, InitialConsensus::Start);
     // Defaults, chosen by measurement (docs/benchmarks.md, "Distributed solver").
     const DistributedSpec def;
     EXPECT_EQ(def.adapt_rule, AdaptRule::Normalized);
@@ -42,6 +44,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_FALSE(def.warm_start_penalty);
     EXPECT_TRUE(def.local_islands);
     EXPECT_EQ(def.anderson_window, 0);  // plain ADMM: Anderson does not win at the defaults
+    EXPECT_EQ(def.initial_consensus, InitialConsensus::Predicted);  // no bias on moving bodies
     // Every key survives the round trip.
     DistributedSpec all = d;
     all.adapt_rule = AdaptRule::Spectral;
@@ -56,6 +59,8 @@ TEST(DistributedJson, BadValuesNameTheKey) {
                          "distributed.width_rule"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_planes": "random"})")),
                          "distributed.initial_planes: expected one of quantile, even"));
+    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_consensus": "zero"})")),
+                         "distributed.initial_consensus: expected one of predicted, start"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"local_iterations": -1})")),
                          "distributed.local_iterations"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"warm_start": "yes"})")),

@@ -108,6 +108,7 @@ struct AdmmWorker::Run {
     std::vector<int> neighbours;                   ///< other workers holding a shared body
     std::vector<std::vector<std::size_t>> common;  ///< per neighbour: shared bodies it holds
     SolverParams inexact;                          ///< the local solve's parameters
+    SolverParams first;  ///< the same for a lag round's first solve (no update forced)
     std::unique_ptr<LocalProblem> problem;
     VecX x;  ///< the local solution (the system's order)
     int local_round_iterations = 0;  ///< Newton iterations of this lag round's local solves
@@ -417,21 +418,28 @@ void AdmmWorker::find_shared_bodies(Run& run) {
     // local Newton converge together. A worker without shared bodies does not depend on z and
     // solves to convergence at once.
     run.inexact = cmd.params;
-    if (!shared.empty()) {
-        run.inexact.min_iterations = 1;
-        if (cmd.spec.local_iterations > 0)
-            run.inexact.max_iterations = std::min(run.inexact.max_iterations,
-                                                  cmd.spec.local_iterations);
-    }
+    if (!shared.empty() && cmd.spec.local_iterations > 0)
+        run.inexact.max_iterations =
+            std::min(run.inexact.max_iterations, cmd.spec.local_iterations);
+    run.first = run.inexact;
+    if (!shared.empty()) run.inexact.min_iterations = 1;
 }
 
 void AdmmWorker::start_lag_round(Run& run, int round) {
     Stopwatch sw(run.t_compute);
     run.problem->start_round(run.x, run.kappa);  // friction's normal forces at the step's kappa
     for (SharedBody& sb : run.shared) {
-        // z^1 = q~ (the paper's initial consensus); later lag rounds restart from the merge.
-        sb.z = round == 0 ? predicted(*run.record_of.at(sb.id), run.h, run.cmd.t_end)
-                          : Vec12(run.x.segment<12>(12 * sb.local));
+        // z^1: the step's start (where the local solves start) or q~ (the paper's), see
+        // InitialConsensus; a kinematic body's is its prescribed pose. Later lag rounds restart
+        // from the merge.
+        const BodyRecord& rec = *run.record_of.at(sb.id);
+        if (round > 0)
+            sb.z = run.x.segment<12>(12 * sb.local);
+        else if (run.cmd.spec.initial_consensus == InitialConsensus::Predicted ||
+                 model_.kinematic[static_cast<std::size_t>(sb.id)])
+            sb.z = predicted(rec, run.h, run.cmd.t_end);
+        else
+            sb.z = rec.q;
         sb.u.setZero();
         sb.rho = sb.rho0;
         sb.has_snapshot = false;
@@ -453,7 +461,11 @@ NewtonStats AdmmWorker::solve_local(Run& run) {
     std::vector<ConsensusTerm> terms;
     for (const SharedBody& sb : run.shared) terms.push_back({sb.local, sb.rho, sb.z - sb.u});
     LocalProblem& problem = *run.problem;
-    const NewtonStats st = problem.solve(run.x, run.kappa, terms, run.inexact, run.cmd.params);
+    // The first solve of a lag round may stop at once: nothing has moved the anchor yet (a
+    // body at rest under z^1 = q is agreed upon without an update).
+    const NewtonStats st = problem.solve(
+        run.x, run.kappa, terms, run.local_round_iterations == 0 ? run.first : run.inexact,
+        run.cmd.params);
     const NewtonStats& st_internal = problem.internal_stats();
     WorkerResult& result = run.result;
     for (const NewtonStats* s : {&st, &st_internal}) {
@@ -594,7 +606,7 @@ void AdmmWorker::check_convergence(Run& run, const NewtonStats& st, WorkerReport
         if ((rep.local_done || rep.dq < theta) && rep.r < theta && rep.s < theta) {
             VecX x_hat = run.x;
             for (const SharedBody& sb : run.shared) x_hat.segment<12>(12 * sb.local) = sb.z;
-            rep.toi = run.system().ccd_fraction(run.x, x_hat);
+            rep.toi = run.problem->ccd_fraction(run.x, x_hat);
         }
         const NewtonStats& st_internal = run.problem->internal_stats();
         rep.kappa = run.problem->barrier_stiffness();

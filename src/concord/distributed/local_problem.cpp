@@ -257,6 +257,26 @@ NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<Consens
     return st;
 }
 
+double LocalProblem::ccd_fraction(const VecX& x0, const VecX& x1) {
+    StepSystem& whole_sys = *whole_.system;
+    if (!split() || !coupled_.ref.system ||
+        !within_bounds(bounds_, whole_sys.surface().positions(x1)))
+        return whole_sys.ccd_fraction(x0, x1);
+    std::vector<VecX> at0(internal_.size());
+    VecX coupled0, coupled1, part;
+    whole_sys.scatter(x0, world_);
+    for (std::size_t i = 0; i < internal_.size(); ++i)
+        internal_[i].ref.system->gather(world_, at0[i]);
+    coupled_.ref.system->gather(world_, coupled0);
+    whole_sys.scatter(x1, world_);
+    for (std::size_t i = 0; i < internal_.size(); ++i) {
+        internal_[i].ref.system->gather(world_, part);
+        if (part != at0[i]) return whole_sys.ccd_fraction(x0, x1);  // an island moves too
+    }
+    coupled_.ref.system->gather(world_, coupled1);
+    return coupled_.ref.system->ccd_fraction(coupled0, coupled1);
+}
+
 LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, int)>& keep) {
     LocalMeasure out;
     std::map<int, int> counts;  // world body -> pairs (a static body may be in several systems)

@@ -97,6 +97,12 @@ class LocalProblem {
     /// Movable bodies and active contacts of the system solve() solved last (the work measure).
     int solved_bodies() const;
     int solved_contacts() const;
+    /// Largest collision-free fraction of the straight path x0 -> x1 (whole order; 1 when free),
+    /// by CCD over the systems in use: while split, the coupled system alone when the bodies
+    /// of the other islands do not move and every vertex of x1 lies in the islands' motion
+    /// bounds (then no pair across islands comes within dhat on the path, the bounds being
+    /// convex and the path linear in every vertex); the whole system otherwise.
+    double ccd_fraction(const VecX& x0, const VecX& x1);
     /// Contacts, per-body counts, candidates and minimum distance at x (whole order), over the
     /// systems in use. keep(a, b) decides whether a pair between whole-system bodies a and b
     /// (b = -1 for a plane) is counted here.

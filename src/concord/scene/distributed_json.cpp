@@ -63,6 +63,10 @@ const char* to_string(WidthRule r) {
     return r == WidthRule::Paper ? "paper" : "contact";
 }
 
+const char* to_string(InitialConsensus c) {
+    return c == InitialConsensus::Start ? "start" : "predicted";
+}
+
 const char* to_string(InitialPlanes p) {
     return p == InitialPlanes::Even ? "even" : "quantile";
 }
@@ -131,7 +135,7 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
                         "clamp", "rescale_dual", "theta", "max_iterations", "load_balance",
                         "adapt_rule", "width_rule", "initial_planes", "local_iterations",
                         "warm_start", "warm_start_penalty", "local_islands",
-                        "anderson_window"});
+                        "anderson_window", "initial_consensus"});
     DistributedSpec d;
     if (auto n = node.find("workers")) d.workers = n->integer(1, kMaxWorkers);
     if (auto n = node.find("axis")) d.axis = parse_axis(*n);
@@ -167,6 +171,9 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("theta")) d.theta = n->positive_number();
     if (auto n = node.find("max_iterations")) d.max_iterations = n->integer(1, 1'000'000);
     if (auto n = node.find("local_iterations")) d.local_iterations = n->integer(0, 1'000'000);
+    if (auto n = node.find("initial_consensus"))
+        d.initial_consensus = parse_choice<InitialConsensus>(
+            *n, {{"predicted", InitialConsensus::Predicted}, {"start", InitialConsensus::Start}});
     if (auto n = node.find("warm_start")) d.warm_start = n->boolean();
     if (auto n = node.find("warm_start_penalty")) d.warm_start_penalty = n->boolean();
     if (auto n = node.find("local_islands")) d.local_islands = n->boolean();
@@ -216,6 +223,7 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
         {"theta", d.theta},
         {"max_iterations", d.max_iterations},
         {"local_iterations", d.local_iterations},
+        {"initial_consensus", to_string(d.initial_consensus)},
         {"warm_start", d.warm_start},
         {"warm_start_penalty", d.warm_start_penalty},
         {"local_islands", d.local_islands},

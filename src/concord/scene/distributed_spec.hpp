@@ -46,6 +46,19 @@ enum class InitialPlanes {
     Even,      ///< evenly spaced over the movable bodies' bounding box
 };
 
+/// The consensus z^1 of a shared body at the start of a step (Algorithm 1's initial z).
+/// ADMM stops a few theta h l short of the consensus solution, on the side of z^1, so z^1 is
+/// both a cost (iterations) and a bias (docs/distributed.md, "Initial consensus").
+enum class InitialConsensus {
+    /// q~ = q + h q_dot + h^2 M^-1 f (the paper's z^1): exact for free flight and sliding;
+    /// a body at rest in a pile is pulled h^2 g into its supports, which costs iterations.
+    Predicted,
+    /// q, the step's start, where the local solves start: a body at rest is agreed upon at
+    /// once (one ADMM iteration), but a moving body is held back (a box sliding at 2 m/s loses
+    /// about 5e-5 m per shared step at theta 1e-4).
+    Start,
+};
+
 struct LoadBalanceSpec {
     bool enabled = true;
     double kp = 0.05;         ///< proportional gain, in units of the scene scale l per unit imbalance
@@ -79,6 +92,7 @@ struct DistributedSpec {
     /// iterate); 0 solves every local problem to convergence (step norm theta / 10). A worker
     /// without shared bodies always solves to convergence: its problem does not depend on z.
     int local_iterations = 2;
+    InitialConsensus initial_consensus = InitialConsensus::Predicted;
     /// Split each local problem by islands: those without a shared body are solved once per
     /// friction lag round, the others at every ADMM iteration (distributed/local_problem.hpp).
     /// A worker that shares nothing then solves its islands as one machine does (1-worker ADMM
