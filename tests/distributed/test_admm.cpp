@@ -5,6 +5,7 @@
 
 #include "concord/distributed/body_box.hpp"
 #include "concord/distributed/partition.hpp"
+#include "concord/scene/scene_parser.hpp"
 #include "concord/world/step_system.hpp"
 #include "distributed_test_util.hpp"
 
@@ -85,6 +86,48 @@ TEST(DistributedObjective, WorkerSharesSumToTheSingleMachineObjective) {
         }
         EXPECT_NEAR(sum, F, 1e-12 * std::abs(F)) << workers << " workers";
     }
+}
+
+// The same with reduced elastic bodies and joints (four-bar: an elastic coupler between two
+// rigid links, four revolute joints): every body of the chain held by two workers, each
+// carrying half of every inertia, elasticity and joint term. Without the joints' shares the
+// sum would count every joint twice.
+TEST(DistributedObjective, ElasticAndJointSharesSumToTheSingleMachineObjective) {
+    const SceneSpec s = load_scene_file(std::string(CONCORD_SOURCE_DIR) + "/scenes/four-bar.json");
+    const WorldModel model = build_world_model(s);
+    const int B = model.num_bodies();
+    ASSERT_FALSE(model.joints.empty());
+    ASSERT_GT(model.state_size, 12 * B);  // modal coordinates
+    const double h = s.time_step;
+    const WorldState start = model.initial_world_state();
+    VecX q_tilde = start.q;
+    for (int b = 0; b < B; ++b)
+        q_tilde.segment<12>(12 * b) +=
+            h * h * model.initial_external_acceleration[static_cast<std::size_t>(b)];
+    const StepInput in{start.q, q_tilde, start.q, h};
+    // A state a little into the step: bodies moved, the modes excited.
+    VecX x = start.q;
+    for (int b = 0; b < B; ++b) x.segment<3>(12 * b) += Vec3(1e-4 * b, -2e-4, 1e-5);
+    x.tail(model.state_size - 12 * B).setConstant(3e-3);
+    std::vector<int> all(static_cast<std::size_t>(B));
+    for (int b = 0; b < B; ++b) all[static_cast<std::size_t>(b)] = b;
+    StepSystem whole(model, all);
+    whole.prepare(in, 10.0);
+    VecX xs;
+    whole.gather(x, xs);
+    const double F = whole.objective(xs);
+    ASSERT_TRUE(std::isfinite(F));
+    double sum = 0.0;
+    for (int w = 0; w < 2; ++w) {
+        SystemReplication rep;
+        rep.body_weight.assign(static_cast<std::size_t>(B), 0.5);
+        rep.contacts.holders.assign(static_cast<std::size_t>(B), 0b11);
+        StepSystem sys(model, all, nullptr, &rep);
+        sys.prepare(in, 10.0);
+        sys.gather(x, xs);
+        sum += sys.objective(xs);
+    }
+    EXPECT_NEAR(sum, F, 1e-12 * std::abs(F));
 }
 
 TEST(DistributedStep, OneStepOnTwoAndFourWorkersMatchesTheSingleMachineStep) {

@@ -102,3 +102,16 @@ TEST(Partition, QuantilePlanesSplitTheBodiesEvenlyBetweenColumns) {
     p = initial_partition(d, Vec3(0, 0, -1), Vec3(5, 3, 1), centres);
     EXPECT_DOUBLE_EQ(p.planes[2][0], 0.0);
 }
+
+TEST(Partition, JointGroupsJoinMovableBodiesThroughJointsOnly) {
+    // Bodies 0..6; 3 is static. Chains 5-1-4 and 2-6 (given in any order), 0 jointed to the
+    // world, 3 (static) jointed to both 0 and 2: a static body joins nothing.
+    const std::vector<bool> movable{true, true, true, false, true, true, true};
+    const std::vector<std::pair<int, int>> joints{{5, 1}, {-1, 0}, {1, 4}, {3, 0},
+                                                  {6, 2}, {2, 3}};
+    EXPECT_EQ(joint_groups(joints, movable), (std::vector<int>{0, 1, 2, 3, 1, 1, 2}));
+    EXPECT_EQ(joint_groups({}, movable), (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
+    // A longer chain given back to front still ends at its lowest body.
+    EXPECT_EQ(joint_groups({{3, 2}, {2, 1}, {1, 0}}, {true, true, true, true}),
+              (std::vector<int>{0, 0, 0, 0}));
+}

@@ -90,6 +90,38 @@ TEST(ConsensusEnergy, MatchesFiniteDifferencesAndIsMinimisedAtTheAnchor) {
                 1e-12);
 }
 
+TEST(ConsensusEnergy, ModalPartIsWeightedByItsMetricAndMatchesFiniteDifferences) {
+    // Bodies 0 (affine) and 1 (two modes at 24..25, after the 2 x 12 affine numbers).
+    std::mt19937 rng(11);
+    ConsensusEnergy e;
+    MatX W(2, 2);
+    W << 2.0, 0.3, 0.3, 0.5;  // SPD, not diagonal
+    const VecX a0 = random_vector(rng, 12), a1 = random_vector(rng, 14);
+    e.set_terms({{0, 3.5, a0}, {1, 0.7, a1, 24, &W}});
+    const VecX q = random_vector(rng, 26);
+    const VecX g = gradient_of(e, q);
+    const VecX g_fd = fd_gradient([&](const VecX& x) { return e.value(x); }, q, 1e-6);
+    EXPECT_LT((g - g_fd).norm(), 1e-6 * std::max(1.0, g.norm()));
+    const MatX H = dense_hessian(e, q);
+    const MatX H_fd = fd_jacobian([&](const VecX& x) { return gradient_of(e, x); }, q, 1e-6);
+    EXPECT_LT((H - H_fd).norm(), 1e-6 * std::max(1.0, H.norm()));
+    const VecX d = q.tail<2>() - a1.tail<2>();
+    EXPECT_NEAR(e.value(q), 0.5 * 3.5 * (q.head<12>() - a0).squaredNorm() +
+                                0.5 * 0.7 * (q.segment<12>(12) - a1.head<12>()).squaredNorm() +
+                                0.5 * 0.7 * d.dot(W * d),
+                1e-12);
+    // The minimiser is the anchor, modes included.
+    VecX at = q;
+    at.head<12>() = a0;
+    at.segment<12>(12) = a1.head<12>();
+    at.tail<2>() = a1.tail<2>();
+    EXPECT_EQ(gradient_of(e, at).norm(), 0.0);
+    // A term with modes needs a metric of their size.
+    EXPECT_THROW(e.set_terms({{1, 0.7, a1, 24, nullptr}}), std::invalid_argument);
+    const MatX W3 = MatX::Identity(3, 3);
+    EXPECT_THROW(e.set_terms({{1, 0.7, a1, 24, &W3}}), std::invalid_argument);
+}
+
 TEST(ContactReplication, WeightsAreOneOverTheNumberOfWorkersHoldingBothBodies) {
     ContactReplication r;
     r.holders = {0b011, 0b110, 0b111};

@@ -341,6 +341,41 @@ TEST(JointEnergy, DefaultStiffnessIsWeightTimesEffectiveMassOverHSquared) {
     EXPECT_DOUBLE_EQ(e.orientation_length(1), 0.7);
 }
 
+TEST(JointEnergy, ASharedJointScalesValueGradientAndHessianByItsShare) {
+    // A distributed worker carries 1/k of a joint held by k workers: the shares sum to the whole.
+    Bodies bodies(5);
+    JointSpec s;
+    s.type = JointType::Revolute;
+    s.parent = 0;
+    s.child = 1;
+    s.world_anchor = Vec3(0.4, -0.2, 0.3);
+    s.axis = Vec3(0.3, 1.0, -0.5);
+    s.drive.enabled = true;
+    s.drive.ke = 40.0;
+    s.drive.kd = 3.0;
+    s.drive.target = 0.2;
+    JointEnergy whole(bodies.movable, bodies.mass, bodies.length, 0.05);
+    JointEnergy third(bodies.movable, bodies.mass, bodies.length, 0.05);
+    whole.add_joint(s, bodies.q0, bodies.factory());
+    third.add_joint(s, bodies.q0, bodies.factory());
+    third.set_share(0, 1.0 / 3.0);
+    VecX q = perturbed(bodies.q0, 17, 0.05);
+    q.tail(2 * kModes) = perturbed(VecX::Zero(2 * kModes), 18, 0.2);
+    whole.begin_step(0.1, bodies.q0);
+    third.begin_step(0.1, bodies.q0);
+    ASSERT_GT(whole.value(q), 0.0);
+    EXPECT_NEAR(3.0 * third.value(q), whole.value(q), 1e-12 * whole.value(q));
+    EXPECT_LT((3.0 * gradient_of(third, q) - gradient_of(whole, q)).norm(),
+              1e-12 * gradient_of(whole, q).norm());
+    for (bool project : {false, true}) {
+        const MatX H = hessian_of(whole, q, project);
+        EXPECT_LT((3.0 * hessian_of(third, q, project) - H).norm(), 1e-12 * H.norm());
+    }
+    check_derivatives(third, bodies, q, "a third of a revolute joint");
+    EXPECT_THROW(third.set_share(0, 0.0), InputError);
+    EXPECT_THROW(third.set_share(0, 1.5), InputError);
+}
+
 TEST(JointEnergy, BadSpecsAreInputErrors) {
     Bodies bodies(1);
     JointEnergy e(bodies.movable, bodies.mass, bodies.length, 0.01);

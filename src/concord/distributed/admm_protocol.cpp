@@ -10,14 +10,16 @@ static_assert(std::is_trivially_copyable_v<DistributedSpec>);
 namespace {
 
 void put_record(MessageWriter& w, const BodyRecord& b) {
-    w.put(b.id).put_vec12(b.q).put_vec12(b.q_dot).put(b.holders).put(b.home);
+    w.put(b.id).put_vector(b.q).put_vector(b.q_dot).put(b.holders).put(b.home);
 }
 
 BodyRecord get_record(MessageReader& r) {
     BodyRecord b;
     b.id = r.get<std::int32_t>();
-    b.q = r.get_vec12();
-    b.q_dot = r.get_vec12();
+    b.q = r.get_vector();
+    b.q_dot = r.get_vector();
+    if (b.q.size() < 12 || b.q_dot.size() != b.q.size())
+        throw std::runtime_error("body record: malformed coordinates");
     b.holders = r.get<std::uint64_t>();
     b.home = r.get<std::int32_t>();
     return b;
@@ -143,6 +145,7 @@ Bytes encode(const WorkerResult& x) {
     w.put(x.load).put(x.line_search_trials).put(x.ccd_limited).put(x.linear_iterations);
     w.put(x.t_collision).put(x.t_assembly).put(x.t_linear).put(x.t_line_search);
     w.put_list(x.body_contacts);
+    w.put(x.joints);
     return w.take();
 }
 
@@ -170,6 +173,7 @@ WorkerResult decode_result(const Bytes& b) {
     x.t_linear = r.get<double>();
     x.t_line_search = r.get<double>();
     x.body_contacts = r.get_list<BodyContactCount>();
+    x.joints = r.get<JointStepStats>();
     return x;
 }
 

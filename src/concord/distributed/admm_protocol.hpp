@@ -12,17 +12,20 @@
 #include "concord/scene/distributed_spec.hpp"
 #include "concord/solver/solver_params.hpp"
 #include "concord/world/body_contact_count.hpp"
+#include "concord/world/step_stats.hpp"
 
 namespace concord {
 
 enum class CommandKind : std::int32_t { Assign = 1, Step = 2, Commit = 3, Discard = 4, Shutdown = 5 };
 
 /// A body's data as it travels between workers at a step's start (paper: mass, mesh id, q,
-/// q_dot; mass and mesh come with the id, every process having the scene's bodies).
+/// q_dot; mass and mesh come with the id, every process having the scene's bodies). q and
+/// q_dot are the body's whole coordinate block: 12 affine numbers, then a reduced elastic
+/// body's modal coordinates (WorldModel::body_coordinates).
 struct BodyRecord {
     std::int32_t id = 0;
-    Vec12 q = Vec12::Zero();
-    Vec12 q_dot = Vec12::Zero();
+    VecX q = VecX::Zero(12);
+    VecX q_dot = VecX::Zero(12);
     std::uint64_t holders = 0;  ///< workers (bit w = worker w, 0-based) holding it this step
     std::int32_t home = 0;      ///< the worker that owns it from this step on
 };
@@ -100,6 +103,7 @@ struct WorkerResult {
     std::vector<BodyContactCount> body_contacts;
     double owned_mass = 0.0;
     double min_distance = 0.0;
+    JointStepStats joints;  ///< largest violation of the joints it holds, at the end
     double kappa = 0.0;
     double t_compute = 0.0, t_sync = 0.0, load = 0.0;
     // Solver work, summed over its local solves.

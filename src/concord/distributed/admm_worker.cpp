@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "concord/distributed/anderson.hpp"
 #include "concord/distributed/local_problem.hpp"
@@ -29,43 +30,63 @@ std::vector<int> workers_in(std::uint64_t mask) {
     return out;
 }
 
-// One replica's contribution to a shared body's consensus.
+// One replica's contribution to a shared body's consensus (over the body's coordinate block).
 struct Replica {
     int worker;
-    Vec12 q, u;
+    VecX q, u;
     double rho;
 };
 
-// A shared body on this worker during one step's ADMM.
+// A shared body on this worker during one step's ADMM. Its vectors span the body's whole
+// coordinate block: 12 affine numbers, then a reduced elastic body's modal coordinates.
 struct SharedBody {
     int local;  ///< index in the local system
     int id;
     std::uint64_t holders;
-    Vec12 z = Vec12::Zero(), u = Vec12::Zero();
+    VecX z, u;
     double rho = 0.0, rho0 = 0.0;
     double r = 0.0, s = 0.0;  ///< residual norms of the last iteration (displacement units)
     std::vector<Replica> replicas;
     /// Spectral rule: this replica's grad F_i(q) and -rho u after the last iteration, and the
     /// iterates (q, grad, z, -rho u) at the last estimate (iteration `snapshot_k`).
-    Vec12 grad = Vec12::Zero(), lambda = Vec12::Zero();
+    VecX grad, lambda;
     bool has_snapshot = false;
     int snapshot_k = 0;
-    Vec12 q_s = Vec12::Zero(), grad_s = Vec12::Zero(), z_s = Vec12::Zero(),
-          lambda_s = Vec12::Zero();
+    VecX q_s, grad_s, z_s, lambda_s;
     /// Anderson acceleration: the iterates of w = (z, rho u of every holder in worker order).
     AndersonHistory anderson;
 };
 
-// Anderson's measure of a shared body's w = (z, lambda_1, ..., lambda_n): positions in
-// metres (A's entries times the body's radius), multipliers divided by rho^0 (a displacement
-// too), all over h l so that every body weighs alike.
-VecX anderson_scale(const VecX& w, double radius, double rho0, double hl) {
+// Anderson's measure of a shared body's w = (z, lambda_1, ..., lambda_n), blocks of the
+// body's coordinates: positions in metres (A's entries times the body's radius, modal
+// coordinates times their mode's largest displacement), multipliers divided by rho^0 (a
+// displacement too), all over h l so that every body weighs alike.
+VecX anderson_scale(const VecX& w, const AffineBody& body, double rho0, double hl) {
     VecX out = w / hl;
-    for (Eigen::Index k = 0; k < w.size(); k += 12) {
-        out.segment<9>(k + 3) *= radius;
-        if (k > 0) out.segment<12>(k) /= rho0;
+    const Eigen::Index n = 12 + (body.is_elastic() ? body.modal->num_modes : 0);
+    for (Eigen::Index k = 0; k < w.size(); k += n) {
+        out.segment<9>(k + 3) *= body.bounding_radius;
+        if (n > 12) out.segment(k + 12, n - 12).array() *= body.modal->mode_scale.array();
+        if (k > 0) out.segment(k, n) /= rho0;
     }
     return out;
+}
+
+// The consensus metric of an elastic body's modal coordinates: M_eta / m, M_eta the kinetic
+// metric of the modes at A = I (from M_z over z = [p, A, eta_1 A, ...]: d z / d eta_k is the
+// identity in block C_k), relative to the body's mass (ConsensusEnergy).
+MatX modal_consensus_metric(const AffineBody& body) {
+    const int m = body.modal->num_modes;
+    const MatX& Mz = body.modal->reduced_mass;
+    MatX W(m, m);
+    for (int k = 0; k < m; ++k)
+        for (int l = 0; l < m; ++l) {
+            double sum = 0.0;
+            for (int a : {0, 4, 8})
+                for (int b : {0, 4, 8}) sum += Mz(12 + 9 * k + a, 12 + 9 * l + b);
+            W(k, l) = sum;
+        }
+    return 0.5 * (W + W.transpose()) / body.mass_properties.mass;
 }
 
 // How often the spectral rule re-estimates rho (Xu et al. 2017 use every other iteration).
@@ -123,8 +144,10 @@ struct AdmmWorker::Run {
     std::map<int, Carry> next_carry;        ///< warm start of the next step on Commit
 
     StepSystem& system() const { return *local->system; }
-    double radius(const WorldModel& m, int id) const {
-        return m.bodies[static_cast<std::size_t>(id)].bounding_radius;
+    /// A shared body's coordinate block in the local solution, and its inverse.
+    VecX block(const SharedBody& sb) const { return system().body_coordinates(x, sb.local); }
+    void set_block(VecX& v, const SharedBody& sb, const VecX& b) const {
+        system().set_body_coordinates(v, sb.local, b);
     }
 };
 
@@ -145,13 +168,15 @@ class Stopwatch {
 
 AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
     : model_(model), transport_(transport) {
-    if (model_.state_size != 12 * model_.num_bodies() || !model_.joints.empty())
-        throw InputError("distributed runs do not support elastic bodies or joints yet (run "
-                         "this scene on one machine)");
     for (int b = 0; b < model_.num_bodies(); ++b) {
-        rest_boxes_.push_back(rest_box(model_.bodies[static_cast<std::size_t>(b)]));
+        const AffineBody& body = model_.bodies[static_cast<std::size_t>(b)];
+        rest_boxes_.push_back(rest_box(body));
         if (!model_.movable[static_cast<std::size_t>(b)]) static_bodies_.push_back(b);
+        modal_metric_.push_back(body.is_elastic() ? modal_consensus_metric(body) : MatX());
     }
+    std::vector<std::pair<int, int>> joined;
+    for (const JointSpec& j : model_.joints) joined.emplace_back(j.parent, j.child);
+    group_ = joint_groups(joined, model_.movable);
 }
 
 AdmmWorker::~AdmmWorker() = default;
@@ -174,11 +199,15 @@ void AdmmWorker::serve() {
     }
 }
 
-Vec12 AdmmWorker::predicted(const BodyRecord& b, double h, double t_end) const {
+VecX AdmmWorker::predicted(const BodyRecord& b, double h, double t_end) const {
     const auto i = static_cast<std::size_t>(b.id);
+    VecX out = b.q + h * b.q_dot;
     if (model_.kinematic[i])
-        return kinematic_state(model_.bodies[i].kinematic, model_.bodies[i].q_initial, t_end);
-    return b.q + h * b.q_dot + h * h * model_.initial_external_acceleration[i];
+        out.head<12>() =
+            kinematic_state(model_.bodies[i].kinematic, model_.bodies[i].q_initial, t_end);
+    else
+        out.head<12>() += h * h * model_.initial_external_acceleration[i];
+    return out;
 }
 
 AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies,
@@ -223,7 +252,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
             const ControllerSignal sig = decode_signal(transport_.receive(0, Tag::Signal));
             run.kappa = sig.kappa;
             if (sig.kind == SignalKind::Converged) {
-                for (const SharedBody& sb : run.shared) run.x.segment<12>(12 * sb.local) = sb.z;
+                for (const SharedBody& sb : run.shared) run.set_block(run.x, sb, sb.z);
                 break;
             }
             if (sig.kind == SignalKind::Failed) {
@@ -248,14 +277,27 @@ void AdmmWorker::exchange_bodies(Run& run) {
     std::vector<std::vector<BodyRecord>> outgoing(static_cast<std::size_t>(run.N));
     {
         Stopwatch sw(run.t_compute);
+        // Holders from the swept box, home from the start box's centre; the bodies of a joint
+        // group (owned together) take the union of their holders and the home of the group's
+        // first body.
+        std::map<int, std::pair<std::uint64_t, int>> group_of;  // group -> (holders, home)
+        std::vector<BodyRecord> classified;
         for (const auto& [id, rec] : owned_) {
+            const AffineBody& body = model_.bodies[static_cast<std::size_t>(id)];
             const Box3& rest = rest_boxes_[static_cast<std::size_t>(id)];
-            const Box3 start = world_box(rest, rec.q);
+            const Box3 start = world_box(body, rest, rec.q);
             Box3 swept = start;
-            swept.extend(world_box(rest, predicted(rec, run.h, cmd.t_end)));
+            swept.extend(world_box(body, rest, predicted(rec, run.h, cmd.t_end)));
             BodyRecord out = rec;
             out.holders = cmd.partition.holders(swept.lo, swept.hi, w_half);
             out.home = cmd.partition.worker_of_point(start.center());
+            auto [g, fresh] = group_of.try_emplace(group_[static_cast<std::size_t>(id)],
+                                                   out.holders, out.home);
+            if (!fresh) g->second.first |= out.holders;  // owned_ is in id order: first sets home
+            classified.push_back(std::move(out));
+        }
+        for (BodyRecord& out : classified) {
+            std::tie(out.holders, out.home) = group_of.at(group_[static_cast<std::size_t>(out.id)]);
             for (int w : workers_in(out.holders)) {
                 if (w == run.me) {
                     run.held.push_back(out);
@@ -279,7 +321,12 @@ void AdmmWorker::exchange_bodies(Run& run) {
         const Bytes b = transport_.receive(j + 1, Tag::Bodies);
         Stopwatch sw(run.t_pack);
         MessageReader r(b);
-        for (BodyRecord& rec : get_records(r)) run.held.push_back(rec);
+        for (BodyRecord& rec : get_records(r)) {
+            if (rec.id < 0 || rec.id >= model_.num_bodies() ||
+                rec.q.size() != model_.body_dofs(rec.id))
+                throw std::runtime_error("worker: a body record does not fit the scene");
+            run.held.push_back(std::move(rec));
+        }
     }
     Stopwatch sw(run.t_compute);
     std::sort(run.held.begin(), run.held.end(),
@@ -304,21 +351,18 @@ void AdmmWorker::build_local_problem(Run& run) {
         }
     }
     run.local = &local_system(run.ids, run.masks);
-    const int B = model_.num_bodies();
-    run.q.resize(12 * B);
-    for (int b = 0; b < B; ++b)
-        run.q.segment<12>(12 * b) = model_.bodies[static_cast<std::size_t>(b)].q_initial;
+    run.q = model_.initial_state();
     run.q_tilde = run.q;
     run.target = run.q;
     for (const BodyRecord& rec : run.held) {
         run.record_of[rec.id] = &rec;
-        run.q.segment<12>(12 * rec.id) = rec.q;
-        const Vec12 p = predicted(rec, run.h, run.cmd.t_end);
+        model_.set_body_coordinates(run.q, rec.id, rec.q);
+        const VecX p = predicted(rec, run.h, run.cmd.t_end);
         if (model_.kinematic[static_cast<std::size_t>(rec.id)]) {
-            run.q_tilde.segment<12>(12 * rec.id) = rec.q;
-            run.target.segment<12>(12 * rec.id) = p;
+            model_.set_body_coordinates(run.q_tilde, rec.id, rec.q);
+            model_.set_body_coordinates(run.target, rec.id, p);
         } else {
-            run.q_tilde.segment<12>(12 * rec.id) = p;
+            model_.set_body_coordinates(run.q_tilde, rec.id, p);
         }
     }
     run.in = std::make_unique<StepInput>(StepInput{run.q, run.q_tilde, run.target, run.h, 0.0});
@@ -361,7 +405,7 @@ void AdmmWorker::agree_barrier_stiffness(Run& run) {
         w.put(share.internal.has_contacts).put(share.internal.dot).put(share.internal.norm_sq);
         w.put(static_cast<std::int64_t>(share.shared.size()));
         for (const StiffnessShare::Piece& p : share.shared)
-            w.put(static_cast<std::int32_t>(p.id)).put_vec12(p.g_rest).put_vec12(p.g_unit);
+            w.put(static_cast<std::int32_t>(p.id)).put_vector(p.g_rest).put_vector(p.g_unit);
     }
     transport_.send(0, Tag::Balance, w.take());
     const Bytes b = transport_.receive(0, Tag::Stiffness);
@@ -434,13 +478,13 @@ void AdmmWorker::start_lag_round(Run& run, int round) {
         // from the merge.
         const BodyRecord& rec = *run.record_of.at(sb.id);
         if (round > 0)
-            sb.z = run.x.segment<12>(12 * sb.local);
+            sb.z = run.block(sb);
         else if (run.cmd.spec.initial_consensus == InitialConsensus::Predicted ||
                  model_.kinematic[static_cast<std::size_t>(sb.id)])
             sb.z = predicted(rec, run.h, run.cmd.t_end);
         else
             sb.z = rec.q;
-        sb.u.setZero();
+        sb.u = VecX::Zero(sb.z.size());
         sb.rho = sb.rho0;
         sb.has_snapshot = false;
         sb.anderson = AndersonHistory(run.cmd.spec.anderson_window);
@@ -459,7 +503,9 @@ NewtonStats AdmmWorker::solve_local(Run& run) {
     run.t_iteration = 0.0;
     Stopwatch sw(run.t_iteration);
     std::vector<ConsensusTerm> terms;
-    for (const SharedBody& sb : run.shared) terms.push_back({sb.local, sb.rho, sb.z - sb.u});
+    for (const SharedBody& sb : run.shared)
+        terms.push_back({sb.local, sb.rho, sb.z - sb.u, run.system().modal_offset(sb.local),
+                         &modal_metric_[static_cast<std::size_t>(sb.id)]});
     LocalProblem& problem = *run.problem;
     // The first solve of a lag round may stop at once: nothing has moved the anchor yet (a
     // body at rest under z^1 = q is agreed upon without an update).
@@ -493,7 +539,7 @@ void AdmmWorker::exchange_shared(Run& run) {
             Stopwatch sw(run.t_pack);
             for (std::size_t e : run.common[n]) {
                 const SharedBody& sb = run.shared[e];
-                w.put_vec12(run.x.segment<12>(12 * sb.local)).put_vec12(sb.u).put(sb.rho);
+                w.put_vector(run.block(sb)).put_vector(sb.u).put(sb.rho);
             }
         }
         transport_.send(run.neighbours[n] + 1, Tag::Shared, w.take());
@@ -502,7 +548,7 @@ void AdmmWorker::exchange_shared(Run& run) {
         Stopwatch sw(run.t_pack);
         for (SharedBody& sb : run.shared) {
             sb.replicas.clear();
-            sb.replicas.push_back({run.me, run.x.segment<12>(12 * sb.local), sb.u, sb.rho});
+            sb.replicas.push_back({run.me, run.block(sb), sb.u, sb.rho});
         }
     }
     for (std::size_t n = 0; n < run.neighbours.size(); ++n) {
@@ -512,9 +558,11 @@ void AdmmWorker::exchange_shared(Run& run) {
         for (std::size_t e : run.common[n]) {
             Replica rep;
             rep.worker = run.neighbours[n];
-            rep.q = r.get_vec12();
-            rep.u = r.get_vec12();
+            rep.q = r.get_vector();
+            rep.u = r.get_vector();
             rep.rho = r.get<double>();
+            if (rep.q.size() != run.shared[e].z.size() || rep.u.size() != rep.q.size())
+                throw std::runtime_error("worker: a shared body's replica does not fit");
             run.shared[e].replicas.push_back(rep);
         }
     }
@@ -530,33 +578,34 @@ WorkerReport AdmmWorker::update_consensus(Run& run) {
     for (SharedBody& sb : run.shared) {
         std::sort(sb.replicas.begin(), sb.replicas.end(),
                   [](const Replica& a, const Replica& b) { return a.worker < b.worker; });
-        Vec12 num = Vec12::Zero();
+        VecX num = VecX::Zero(sb.z.size());
         double den = 0.0;
         for (const Replica& rp : sb.replicas) {
             num += rp.rho * (rp.q + rp.u);
             den += rp.rho;
         }
-        const Vec12 z_new = num / den;
-        const double radius = run.radius(model_, sb.id);
-        sb.s = affine_displacement(z_new - sb.z, radius);
+        const VecX z_new = num / den;
+        const AffineBody& body = model_.bodies[static_cast<std::size_t>(sb.id)];
+        sb.s = body_displacement(body, z_new - sb.z);
         sb.r = 0.0;
         for (const Replica& rp : sb.replicas)
-            sb.r = std::max(sb.r, affine_displacement(rp.q - z_new, radius));
-        const Vec12 q_b = run.x.segment<12>(12 * sb.local);
+            sb.r = std::max(sb.r, body_displacement(body, rp.q - z_new));
+        const VecX q_b = run.block(sb);
         sb.grad = -sb.rho * (sb.u + q_b - sb.z);  // the local optimality condition
         if (run.cmd.spec.anderson_window > 0) {
             // w before and after this iteration (G(w)), every holder's multiplier included:
             // all holders see the same replicas, so all record the same iterates.
             const auto n = static_cast<Eigen::Index>(sb.replicas.size());
-            VecX w(12 * (n + 1)), g(12 * (n + 1));
-            w.head<12>() = sb.z;
-            g.head<12>() = z_new;
+            const Eigen::Index d = sb.z.size();
+            VecX w(d * (n + 1)), g(d * (n + 1));
+            w.head(d) = sb.z;
+            g.head(d) = z_new;
             for (Eigen::Index i = 0; i < n; ++i) {
                 const Replica& rp = sb.replicas[static_cast<std::size_t>(i)];
-                w.segment<12>(12 * (i + 1)) = rp.rho * rp.u;
-                g.segment<12>(12 * (i + 1)) = rp.rho * (rp.u + rp.q - z_new);
+                w.segment(d * (i + 1), d) = rp.rho * rp.u;
+                g.segment(d * (i + 1), d) = rp.rho * (rp.u + rp.q - z_new);
             }
-            sb.anderson.push(g, anderson_scale(g - w, radius, sb.rho0, run.hl));
+            sb.anderson.push(g, anderson_scale(g - w, body, sb.rho0, run.hl));
         }
         sb.u += q_b - z_new;
         sb.lambda = -sb.rho * sb.u;
@@ -605,7 +654,7 @@ void AdmmWorker::check_convergence(Run& run, const NewtonStats& st, WorkerReport
         const double theta = consensus_threshold(run.cmd.spec, run.cmd.params);
         if ((rep.local_done || rep.dq < theta) && rep.r < theta && rep.s < theta) {
             VecX x_hat = run.x;
-            for (const SharedBody& sb : run.shared) x_hat.segment<12>(12 * sb.local) = sb.z;
+            for (const SharedBody& sb : run.shared) run.set_block(x_hat, sb, sb.z);
             rep.toi = run.problem->ccd_fraction(run.x, x_hat);
         }
         const NewtonStats& st_internal = run.problem->internal_stats();
@@ -620,10 +669,10 @@ void AdmmWorker::check_convergence(Run& run, const NewtonStats& st, WorkerReport
                 if (b.home != run.me) continue;
                 BodyRecord e = b;
                 const auto it = std::find(run.ids.begin(), run.ids.end(), b.id);
-                const auto local = static_cast<Eigen::Index>(it - run.ids.begin());
+                const auto local = static_cast<int>(it - run.ids.begin());
                 const auto sh = slot.find(b.id);
                 e.q = sh != slot.end() ? run.shared[sh->second].z
-                                       : Vec12(run.x.segment<12>(12 * local));
+                                       : run.system().body_coordinates(run.x, local);
                 rep.estimates.push_back(e);
             }
         }
@@ -639,7 +688,7 @@ void AdmmWorker::adapt_penalties(Run& run, int k) {
     for (SharedBody& sb : run.shared) {
         PenaltyUpdate up{sb.rho, 1.0};
         if (spec.adapt_rule == AdaptRule::Spectral) {
-            const Vec12 q_b = run.x.segment<12>(12 * sb.local);
+            const VecX q_b = run.block(sb);
             if (sb.has_snapshot && k - sb.snapshot_k < kSpectralPeriod) continue;
             if (sb.has_snapshot)
                 up = spectral_penalty(spec, sb.rho, sb.rho0,
@@ -671,10 +720,11 @@ void AdmmWorker::accelerate(Run& run, const ControllerSignal& sig) {
         const VecX gamma = Eigen::Map<const VecX>(sig.gamma.data(),
                                                   static_cast<Eigen::Index>(sig.gamma.size()));
         const VecX w = sb.anderson.extrapolate(gamma);
-        sb.z = w.head<12>();
+        const Eigen::Index d = sb.z.size();
+        sb.z = w.head(d);
         std::size_t mine = 0;
         while (sb.replicas[mine].worker != run.me) ++mine;
-        sb.u = w.segment<12>(12 * static_cast<Eigen::Index>(mine + 1)) / sb.rho;
+        sb.u = w.segment(d * static_cast<Eigen::Index>(mine + 1), d) / sb.rho;
         sb.lambda = -sb.rho * sb.u;
     }
 }
@@ -717,7 +767,7 @@ void AdmmWorker::send_result(Run& run) {
             if (it == run.record_of.end() || it->second->home != run.me) continue;
             BodyRecord end = *it->second;
             run.start_owned[end.id] = end;
-            end.q = run.x.segment<12>(12 * static_cast<Eigen::Index>(k));
+            end.q = run.system().body_coordinates(run.x, static_cast<int>(k));
             end.q_dot = (end.q - it->second->q) / run.h;
             result.owned.push_back(end);
             result.owned_mass +=
@@ -734,6 +784,7 @@ void AdmmWorker::send_result(Run& run) {
         result.contacts = measured.contacts;
         result.candidates = measured.candidates;
         result.min_distance = measured.min_distance;
+        result.joints = measured.joints;
         result.kappa = run.problem->barrier_stiffness();
     }
     WorkerResult& result = run.result;

@@ -67,21 +67,25 @@ class AdmmWorker {
     /// The local system over these world bodies with these holder sets (reused across steps).
     LocalSystem& local_system(const std::vector<int>& bodies,
                               const std::vector<std::uint64_t>& holders);
-    /// Predicted end state (dynamic), prescribed end pose (kinematic), of one owned body.
-    Vec12 predicted(const BodyRecord& b, double h, double t_end) const;
+    /// Predicted end state (dynamic), prescribed end pose (kinematic), of one held body: its
+    /// whole coordinate block (modal coordinates predicted as q + h q_dot).
+    VecX predicted(const BodyRecord& b, double h, double t_end) const;
     int self() const { return transport_.rank() - 1; }
 
     const WorldModel& model_;
     Transport& transport_;
     std::vector<Box3> rest_boxes_;
     std::vector<int> static_bodies_;
+    std::vector<int> group_;  ///< joint_groups(): bodies held and owned together
+    /// Per elastic body: the consensus metric of its modal coordinates, M_eta / m (empty else).
+    std::vector<MatX> modal_metric_;
     std::map<int, BodyRecord> owned_;  ///< by body id, at the last committed state
     /// A shared body's penalty and unscaled multiplier rho u at the end of the last committed
     /// step, with its holders then (warm start of the next step's ADMM).
     struct Carry {
         std::uint64_t holders = 0;
         double rho = 0.0;
-        Vec12 lambda = Vec12::Zero();
+        VecX lambda;  ///< over the body's coordinate block
     };
     std::map<int, Carry> carry_;
     BroadPhase broad_phase_;  ///< the islands of the local problem

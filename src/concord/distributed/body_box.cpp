@@ -1,5 +1,8 @@
 #include "concord/distributed/body_box.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace concord {
 
 Box3 rest_box(const AffineBody& body) {
@@ -20,6 +23,25 @@ Box3 world_box(const Box3& rest, const Vec12& q) {
         const Vec3 x = affine_apply(q, X);
         b.lo = b.lo.cwiseMin(x);
         b.hi = b.hi.cwiseMax(x);
+    }
+    return b;
+}
+
+double body_displacement(const AffineBody& body, const VecX& d) {
+    double out = affine_displacement(d.head<12>(), body.bounding_radius);
+    if (body.is_elastic())
+        for (int k = 0; k < body.modal->num_modes; ++k)
+            out = std::max(out, std::abs(d[12 + k]) * body.modal->mode_scale[k]);
+    return out;
+}
+
+Box3 world_box(const AffineBody& body, const Box3& rest, const VecX& q) {
+    Box3 b = world_box(rest, Vec12(q.head<12>()));
+    if (body.is_elastic()) {
+        const Eigen::Index m = body.modal->num_modes;
+        const double reach = q.segment(12, m).cwiseAbs().dot(body.modal->mode_scale) *
+                             q.segment<9>(3).norm();
+        b.inflate(reach);
     }
     return b;
 }

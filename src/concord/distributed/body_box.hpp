@@ -34,5 +34,13 @@ Box3 world_box(const Box3& rest, const Vec12& q);
 inline double affine_displacement(const Vec12& dq, double radius) {
     return dq.head<3>().cwiseAbs().maxCoeff() + dq.tail<9>().cwiseAbs().maxCoeff() * radius;
 }
+/// The same measure for a change of a body's whole coordinate block (12 affine numbers, then
+/// its modal coordinates): the affine measure or the largest |d eta_k| times the mode's largest
+/// displacement, whichever is larger, as the single-machine step criterion measures it.
+double body_displacement(const AffineBody& body, const VecX& d);
+/// Box of the body at coordinate block q (12 affine numbers, then its modal coordinates): the
+/// rest box mapped by the affine part, grown by how far the modes can move a vertex
+/// (sum_k |eta_k| max|Phi_k|, times the largest stretch of A, bounded by its Frobenius norm).
+Box3 world_box(const AffineBody& body, const Box3& rest, const VecX& q);
 
 }  // namespace concord

@@ -54,10 +54,6 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     : model_(model), transport_(transport), stepper_(model.initial_world_state(), model.movable) {
     dspec_ = model_.spec.distributed;
     validate_distributed_spec(dspec_);
-    // The consensus exchanges 12 numbers per body; modal coordinates are not shared yet.
-    if (model_.state_size != 12 * model_.num_bodies() || !model_.joints.empty())
-        throw InputError("distributed runs do not support elastic bodies or joints yet (run "
-                         "this scene on one machine)");
     if (transport_.num_workers() != dspec_.workers)
         throw InputError("distributed.workers is " + std::to_string(dspec_.workers) + " but " +
                          std::to_string(transport_.num_workers()) + " workers are running");
@@ -83,6 +79,9 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
         movable_box.lo = movable_box.hi = Vec3::Zero();
     }
     partition_ = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
+    std::vector<std::pair<int, int>> joined;
+    for (const JointSpec& j : model_.joints) joined.emplace_back(j.parent, j.child);
+    group_ = joint_groups(joined, model_.movable);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
 }
@@ -119,17 +118,23 @@ void DistributedSimulation::set_reference(bool on) {
     reference_->set_solver_params(params_);
 }
 
-// Every movable body goes to the worker whose cell holds its box's centre.
+// Every movable body goes to the worker whose cell holds its box's centre; the bodies of a
+// joint group go with the group's first body.
 void DistributedSimulation::assign() {
     std::vector<AssignCommand> cmds(static_cast<std::size_t>(transport_.num_workers()));
+    std::vector<int> home(static_cast<std::size_t>(model_.num_bodies()), -1);
     for (int b = 0; b < model_.num_bodies(); ++b) {
-        if (!model_.movable[static_cast<std::size_t>(b)]) continue;
+        const auto i = static_cast<std::size_t>(b);
+        if (!model_.movable[i]) continue;
         BodyRecord r;
         r.id = b;
-        r.q = q(b);
-        r.q_dot = q_dot(b);
-        const Box3 box = world_box(rest_boxes_[static_cast<std::size_t>(b)], r.q);
-        r.home = partition_.worker_of_point(box.center());
+        r.q = model_.body_coordinates(current().q, b);
+        r.q_dot = model_.body_coordinates(current().q_dot, b);
+        const int first = group_[i];  // <= b, so its home is known
+        if (first == b)
+            home[i] = partition_.worker_of_point(
+                world_box(model_.bodies[i], rest_boxes_[i], r.q).center());
+        r.home = home[static_cast<std::size_t>(first)];
         cmds[static_cast<std::size_t>(r.home)].bodies.push_back(r);
     }
     for (int w = 0; w < transport_.num_workers(); ++w)
@@ -145,9 +150,9 @@ double DistributedSimulation::overlap_width_for(double h) const {
     double v_max = 0.0;
     for (int b = 0; b < model_.num_bodies(); ++b)
         if (model_.movable[static_cast<std::size_t>(b)])
-            v_max = std::max(v_max, affine_displacement(q_dot(b),
-                                                        model_.bodies[static_cast<std::size_t>(b)]
-                                                            .bounding_radius));
+            v_max = std::max(v_max,
+                             body_displacement(model_.bodies[static_cast<std::size_t>(b)],
+                                               model_.body_coordinates(current().q_dot, b)));
     return dspec_.width_rule == WidthRule::Paper
                ? overlap_width(dspec_.alpha, v_max, h, w_min_)
                : contact_overlap_width(dspec_.alpha, v_max, h, model_.spec.contact.dhat);
@@ -165,9 +170,10 @@ bool DistributedSimulation::partition_missed_a_pair(
     std::vector<Item> items;
     for (int b = 0; b < model_.num_bodies(); ++b) {
         if (!model_.movable[static_cast<std::size_t>(b)]) continue;
+        const AffineBody& body = model_.bodies[static_cast<std::size_t>(b)];
         const Box3& rest = rest_boxes_[static_cast<std::size_t>(b)];
-        Box3 box = world_box(rest, q(b));
-        box.extend(world_box(rest, x_end.segment<12>(12 * b)));
+        Box3 box = world_box(body, rest, model_.body_coordinates(current().q, b));
+        box.extend(world_box(body, rest, model_.body_coordinates(x_end, b)));
         box.inflate(0.5 * model_.spec.contact.dhat);
         items.push_back({box, holders[static_cast<std::size_t>(b)]});
     }
@@ -213,7 +219,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     double kappa = current().barrier_stiffness;
     {
         StiffnessBalance total;
-        std::map<int, std::pair<Vec12, Vec12>> shared;  // body -> summed (g_rest, g_unit)
+        std::map<int, std::pair<VecX, VecX>> shared;  // body -> summed (g_rest, g_unit)
         for (int w = 1; w <= N; ++w) {
             const Bytes b = transport_.receive(w, Tag::Balance);
             MessageReader r(b);
@@ -225,7 +231,10 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             const auto n = r.get<std::int64_t>();
             for (std::int64_t i = 0; i < n; ++i) {
                 const int id = r.get<std::int32_t>();
-                const Vec12 g_rest = r.get_vec12(), g_unit = r.get_vec12();
+                VecX g_rest = r.get_vector(), g_unit = r.get_vector();
+                if (id < 0 || id >= model_.num_bodies() || g_rest.size() != model_.body_dofs(id) ||
+                    g_unit.size() != g_rest.size())
+                    throw std::runtime_error("controller: a stiffness share does not fit");
                 auto [it, fresh] = shared.try_emplace(id, g_rest, g_unit);
                 if (!fresh) {
                     it->second.first += g_rest;
@@ -341,7 +350,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                     double se = 0.0;
                     int n = 0;
                     for (const BodyRecord& e : estimates) {
-                        se += (e.q - reference->segment<12>(12 * e.id)).squaredNorm();
+                        se += (e.q.head<12>() - reference->segment<12>(12 * e.id)).squaredNorm();
                         n += 12;
                     }
                     line.mse = se / n;
@@ -383,8 +392,10 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         ds.owners.resize(static_cast<std::size_t>(model_.num_bodies()), -1);
         for (const BodyRecord& e : res.owned) {
             ds.owners[static_cast<std::size_t>(e.id)] = w - 1;
+            if (e.id < 0 || e.id >= model_.num_bodies() || e.q.size() != model_.body_dofs(e.id))
+                throw std::runtime_error("controller: a body's end state does not fit the scene");
             ++seen[static_cast<std::size_t>(e.id)];
-            out.x.segment<12>(12 * e.id) = e.q;
+            model_.set_body_coordinates(out.x, e.id, e.q);
             holders[static_cast<std::size_t>(e.id)] = e.holders;
         }
         out.kappa = std::max(out.kappa, res.kappa);
@@ -469,7 +480,14 @@ SubstepAttempt DistributedSimulation::attempt(const WorldState& /*s*/, double dt
     stats_.min_distance = std::numeric_limits<double>::infinity();
     // Every pair is counted by exactly one worker (admm_worker.cpp), per body too.
     stats_.body_contacts.assign(static_cast<std::size_t>(model_.num_bodies()), 0);
+    if (!model_.joints.empty()) stats_.joints = JointStepStats{};
     for (const WorkerResult& r : o.results) {
+        if (stats_.joints) {
+            stats_.joints->position = std::max(stats_.joints->position, r.joints.position);
+            stats_.joints->orientation = std::max(stats_.joints->orientation, r.joints.orientation);
+            stats_.joints->limit_violation =
+                std::max(stats_.joints->limit_violation, r.joints.limit_violation);
+        }
         stats_.contacts += r.contacts;
         add_body_contacts(r.body_contacts, stats_.body_contacts);
         stats_.candidates = std::max(stats_.candidates, r.candidates);

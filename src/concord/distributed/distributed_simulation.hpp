@@ -97,6 +97,7 @@ class DistributedSimulation final : private SubstepSolver {
     Partition partition_;
     std::unique_ptr<LoadBalancer> balancer_;
     std::vector<Box3> rest_boxes_;
+    std::vector<int> group_;  ///< joint_groups(): bodies owned together
     double w_min_ = 0.0;
 
     TimeStepper stepper_;  ///< the gathered state and the substep schedule

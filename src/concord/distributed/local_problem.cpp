@@ -71,7 +71,9 @@ LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
         internal_movable_ = coupled_movable_ = 0;
         this->whole();
     };
-    if (!islands) {
+    // Joined bodies are solved together: with joints the problem is one system, as World
+    // solves such scenes.
+    if (!islands || !model.joints.empty()) {
         unsplit();
         return;
     }
@@ -169,13 +171,14 @@ StiffnessShare LocalProblem::stiffness_share() {
         for (std::size_t k = 0; k < bodies.size(); ++k) {
             if (!model_.movable[static_cast<std::size_t>(bodies[k])]) continue;
             const int local = index ? (*index)[k] : static_cast<int>(k);
-            const auto o = 12 * static_cast<Eigen::Index>(k);
+            const int kk = static_cast<int>(k);
+            VecX rest = sys.body_coordinates(g_rest, kk), unit = sys.body_coordinates(g_unit, kk);
             if (std::binary_search(shared_local_.begin(), shared_local_.end(), local)) {
-                out.shared.push_back({bodies[k], g_rest.segment<12>(o), g_unit.segment<12>(o)});
+                out.shared.push_back({bodies[k], std::move(rest), std::move(unit)});
                 continue;
             }
-            out.internal.dot += g_unit.segment<12>(o).dot(g_rest.segment<12>(o));
-            out.internal.norm_sq += g_unit.segment<12>(o).squaredNorm();
+            out.internal.dot += unit.dot(rest);
+            out.internal.norm_sq += unit.squaredNorm();
         }
     };
     if (!split()) {
@@ -241,9 +244,12 @@ NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<Consens
     NewtonStats st;
     if (coupled_.ref.system) {
         std::vector<ConsensusTerm> mapped = terms;
-        for (ConsensusTerm& t : mapped) t.body = coupled_index_[static_cast<std::size_t>(t.body)];
-        coupled_.ref.consensus->set_terms(std::move(mapped));
         StepSystem& s = *coupled_.ref.system;
+        for (ConsensusTerm& t : mapped) {
+            t.body = coupled_index_[static_cast<std::size_t>(t.body)];
+            t.modal_offset = s.modal_offset(t.body);
+        }
+        coupled_.ref.consensus->set_terms(std::move(mapped));
         s.gather(world_, part);
         st = s.newton(part, kappa, inexact, std::nullopt);
         s.scatter(part, world_);
@@ -285,6 +291,10 @@ LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, 
         sys.measure(xs, r);
         out.candidates = std::max(out.candidates, r.candidates);
         out.min_distance = std::min(out.min_distance, r.min_distance);
+        out.joints.position = std::max(out.joints.position, r.joint_residual.position);
+        out.joints.orientation = std::max(out.joints.orientation, r.joint_residual.orientation);
+        out.joints.limit_violation =
+            std::max(out.joints.limit_violation, r.joint_residual.limit_violation);
         auto keep_here = [&](int a, int b) {
             const int wa = index ? (*index)[static_cast<std::size_t>(a)] : a;
             const int wb = b < 0 ? -1 : (index ? (*index)[static_cast<std::size_t>(b)] : b);

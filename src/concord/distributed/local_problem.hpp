@@ -48,7 +48,7 @@ struct StiffnessShare {
     StiffnessBalance internal;  ///< has_contacts over every system in use
     struct Piece {
         int id;  ///< world body
-        Vec12 g_rest, g_unit;
+        VecX g_rest, g_unit;  ///< over the body's coordinate block (modes included)
     };
     std::vector<Piece> shared;  ///< in body order
 };
@@ -59,13 +59,14 @@ struct LocalMeasure {
     std::vector<BodyContactCount> body_contacts;
     int candidates = 0;
     double min_distance = std::numeric_limits<double>::infinity();
+    JointStepStats joints;  ///< largest joint violation over the systems (zero without joints)
 };
 
 class LocalProblem {
   public:
     /// `whole` is the worker's system over `ids` (world indices, sorted; `whole.consensus` its
     /// penalty term) with holder sets `masks`. `shared_local`: the whole system's indices of the
-    /// shared bodies. With `islands`, the problem is split as above when it has an island
+    /// shared bodies. With `islands` (and no joints in the scene, as World), the problem is split as above when it has an island
     /// without a shared body (and more than one island); the islands' systems come from
     /// `source`. Prepares the systems in use for the step `in` (kept by reference) at `kappa`.
     LocalProblem(const WorldModel& model, LocalSystemRef whole, const std::vector<int>& ids,

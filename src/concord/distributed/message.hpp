@@ -26,10 +26,6 @@ class MessageWriter {
         std::memcpy(bytes_.data() + at, &v, sizeof(T));
         return *this;
     }
-    MessageWriter& put_vec12(const Vec12& v) {
-        for (int i = 0; i < 12; ++i) put(v[i]);
-        return *this;
-    }
     MessageWriter& put_vector(const VecX& v) {
         put(static_cast<std::int64_t>(v.size()));
         for (Eigen::Index i = 0; i < v.size(); ++i) put(v[i]);
@@ -59,13 +55,10 @@ class MessageReader {
         pos_ += sizeof(T);
         return v;
     }
-    Vec12 get_vec12() {
-        Vec12 v;
-        for (int i = 0; i < 12; ++i) v[i] = get<double>();
-        return v;
-    }
     VecX get_vector() {
         const auto n = get<std::int64_t>();
+        if (n < 0 || static_cast<std::uint64_t>(n) > (bytes_.size() - pos_) / sizeof(double))
+            throw std::runtime_error("truncated message");
         VecX v(n);
         for (std::int64_t i = 0; i < n; ++i) v[i] = get<double>();
         return v;

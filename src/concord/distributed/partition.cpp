@@ -113,4 +113,28 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
     return p;
 }
 
+std::vector<int> joint_groups(const std::vector<std::pair<int, int>>& joints,
+                              const std::vector<bool>& movable) {
+    std::vector<int> root(movable.size());
+    for (std::size_t b = 0; b < root.size(); ++b) root[b] = static_cast<int>(b);
+    const auto find = [&](int b) {
+        while (root[static_cast<std::size_t>(b)] != b)
+            b = root[static_cast<std::size_t>(b)] =
+                root[static_cast<std::size_t>(root[static_cast<std::size_t>(b)])];
+        return b;
+    };
+    const auto joins = [&](int b) {
+        return b >= 0 && static_cast<std::size_t>(b) < movable.size() &&
+               movable[static_cast<std::size_t>(b)];
+    };
+    for (const auto& [a, b] : joints) {
+        if (!joins(a) || !joins(b)) continue;
+        const int ra = find(a), rb = find(b);
+        root[static_cast<std::size_t>(std::max(ra, rb))] = std::min(ra, rb);
+    }
+    std::vector<int> out(root.size());
+    for (std::size_t b = 0; b < out.size(); ++b) out[b] = find(static_cast<int>(b));
+    return out;
+}
+
 }  // namespace concord

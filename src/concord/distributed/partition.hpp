@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "concord/math/types.hpp"
@@ -43,6 +44,14 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
 /// do not spread (fewer distinct coordinates than cells).
 Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const Vec3& hi,
                             const std::vector<Vec3>& centres);
+
+/// Bodies joined by joints are held and owned together, so that every joint lies whole in
+/// each local problem that has one of its bodies (a worker carries 1/k of a joint held by k
+/// workers, as of a contact): per body, the lowest index of its group, the movable bodies
+/// connected through joints between movable bodies (a joint to a static body or the world
+/// joins nothing). `joints` are (parent, child) pairs, -1 for the world.
+std::vector<int> joint_groups(const std::vector<std::pair<int, int>>& joints,
+                              const std::vector<bool>& movable);
 
 /// w = max(alpha v_max h, w_min) (paper Sec. 4).
 inline double overlap_width(double alpha, double v_max, double h, double w_min) {

@@ -37,7 +37,7 @@ namespace {
 // One hybrid spectral curvature estimate (Xu et al. 2017, Eq. 19-20) from the change dx of a
 // variable and dg of the gradient it produces; nullopt when the two are not correlated enough
 // for the estimate to mean anything.
-std::optional<double> spectral_curvature(const Vec12& dx, const Vec12& dg) {
+std::optional<double> spectral_curvature(const VecX& dx, const VecX& dg) {
     constexpr double kMinCorrelation = 0.2;
     const double xg = dx.dot(dg), xx = dx.squaredNorm(), gg = dg.squaredNorm();
     if (!(xg > 0.0) || !(xx > 0.0) || !(gg > 0.0)) return std::nullopt;

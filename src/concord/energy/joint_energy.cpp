@@ -280,19 +280,26 @@ std::vector<JointResidual> JointEnergy::residuals(const VecX& q) const {
     return out;
 }
 
+void JointEnergy::set_share(std::size_t j, double share) {
+    if (!(share > 0.0 && share <= 1.0)) throw InputError("joints: a share must lie in (0, 1]");
+    joints_.at(j).share = share;
+}
+
 double JointEnergy::value(const VecX& q) const {
     double e = 0.0;
-    for (const Joint& j : joints_) e += evaluate(j, q, 0).value;
+    for (const Joint& j : joints_) e += j.share * evaluate(j, q, 0).value;
     return e;
 }
 
 void JointEnergy::add_gradient(const VecX& q, VecX& g) const {
-    for (const Joint& j : joints_) j.stencil.scatter_gradient(evaluate(j, q, 1).g, g, movable_);
+    for (const Joint& j : joints_)
+        j.stencil.scatter_gradient(j.share * evaluate(j, q, 1).g, g, movable_);
 }
 
 void JointEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) const {
     for (const Joint& j : joints_) {
         Local local = evaluate(j, q, 2);
+        local.H *= j.share;
         if (project_psd) {
             // Project only the block of the unknowns: a static body's rows never enter H.
             const std::vector<int> idx = j.stencil.movable_indices(movable_);

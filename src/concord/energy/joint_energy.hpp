@@ -84,6 +84,11 @@ public:
                           const VecX& q0, const std::string& prefix = "");
 
     std::size_t size() const { return joints_.size(); }
+    /// This energy's share of joint j (default 1): its value, gradient and Hessian are scaled
+    /// by it. A worker of a distributed solve holding the joint's bodies with k - 1 other
+    /// workers carries 1/k of it, so that the workers' shares sum to the joint (paper Eq. 3).
+    /// Throws InputError unless 0 < share <= 1.
+    void set_share(std::size_t j, double share);
     const JointSpec& spec(std::size_t j) const { return joints_[j].spec; }
     const BodyPoint& parent_point(std::size_t j) const { return joints_[j].parent; }
     const BodyPoint& child_point(std::size_t j) const { return joints_[j].child; }
@@ -125,6 +130,7 @@ private:
         double angle_reference = 0.0;  ///< unwrapping reference (previous step's theta)
         double coordinate_start = 0.0;  ///< c at the step's start state
         double target = 0.0;
+        double share = 1.0;  ///< see set_share
     };
 
     double stiffness_ip(const Joint& j) const;

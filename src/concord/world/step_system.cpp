@@ -1,6 +1,7 @@
 #include "concord/world/step_system.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -176,9 +177,24 @@ void StepSystem::build_joints(const IncrementalPotentialConfig& cfg) {
         JointSpec sys = spec;
         sys.parent = in_system(spec.parent) ? local[spec.parent] : -1;
         sys.child = in_system(spec.child) ? local[spec.child] : -1;
-        joints_->add_joint(sys, point(spec.parent, spec.parent_anchor),
-                           point(spec.child, spec.child_anchor), q0,
-                           "joints[" + std::to_string(j) + "]");
+        const std::size_t added = joints_->add_joint(
+            sys, point(spec.parent, spec.parent_anchor), point(spec.child, spec.child_anchor),
+            q0, "joints[" + std::to_string(j) + "]");
+        if (replication_) {
+            // A distributed worker's share of the joint: 1/k for k workers holding its bodies
+            // (the partition gives the bodies of a joint the same holders).
+            std::uint64_t holders = 0;
+            for (int b : {spec.parent, spec.child}) {
+                if (!movable(b)) continue;
+                const std::uint64_t h =
+                    replication_->contacts.holders[static_cast<std::size_t>(local[b])];
+                if (holders != 0 && h != holders)
+                    throw std::logic_error("joint " + std::to_string(j) +
+                                           ": its bodies have different holders");
+                holders = h;
+            }
+            joints_->set_share(added, 1.0 / std::popcount(holders));
+        }
     }
     if (joints_) potential_->add_term(*joints_);
 }
@@ -192,6 +208,20 @@ void StepSystem::gather(const VecX& world, VecX& sys) const {
         const int m = model_.bodies[i].modal->num_modes;
         sys.segment(modal_offsets_[k], m) = world.segment(model_.modal_offset[i], m);
     }
+}
+
+VecX StepSystem::body_coordinates(const VecX& x, int k) const {
+    const int m = model_.body_dofs(bodies_[static_cast<std::size_t>(k)]) - 12;
+    VecX out(12 + m);
+    out.head<12>() = x.segment<12>(12 * k);
+    if (m > 0) out.tail(m) = x.segment(modal_offset(k), m);
+    return out;
+}
+
+void StepSystem::set_body_coordinates(VecX& x, int k, const VecX& block) const {
+    x.segment<12>(12 * k) = block.head<12>();
+    const auto m = block.size() - 12;
+    if (m > 0) x.segment(modal_offset(k), m) = block.tail(m);
 }
 
 std::vector<int> StepSystem::movable_bodies() const {

@@ -104,6 +104,12 @@ class StepSystem {
     /// The system's part of a world vector (affine parts, then the modal coordinates of its
     /// elastic bodies, in system order).
     void gather(const VecX& world, VecX& sys) const;
+    /// System body k's coordinates in a system vector x (12 affine numbers, then its modal
+    /// coordinates; WorldModel::body_coordinates in system order), and its inverse.
+    VecX body_coordinates(const VecX& x, int k) const;
+    void set_body_coordinates(VecX& x, int k, const VecX& block) const;
+    /// Where system body k's modal coordinates start in system vectors (-1: none).
+    int modal_offset(int k) const { return modal_offsets_[static_cast<std::size_t>(k)]; }
 
     // The pieces solve() is made of, for solvers that drive the system themselves (the
     // consensus ADMM of a distributed solve). Vectors are in system order.

@@ -54,6 +54,24 @@ struct WorldModel {
         if (modal_offset[i] < 0) return {};
         return q.segment(modal_offset[i], bodies[i].modal->num_modes);
     }
+    /// Body b's coordinates: its 12 affine numbers, then its modal coordinates (12 + modes).
+    int body_dofs(int b) const {
+        const auto i = static_cast<std::size_t>(b);
+        return 12 + (modal_offset[i] < 0 ? 0 : bodies[i].modal->num_modes);
+    }
+    /// Body b's coordinate block in state q (see body_dofs), and its inverse.
+    VecX body_coordinates(const VecX& q, int b) const {
+        VecX out(body_dofs(b));
+        out.head<12>() = q.segment<12>(12 * b);
+        if (out.size() > 12) out.tail(out.size() - 12) = modal_coordinates(q, b);
+        return out;
+    }
+    void set_body_coordinates(VecX& q, int b, const VecX& block) const {
+        q.segment<12>(12 * b) = block.head<12>();
+        if (block.size() > 12)
+            q.segment(modal_offset[static_cast<std::size_t>(b)], block.size() - 12) =
+                block.tail(block.size() - 12);
+    }
     /// Friction coefficient of every contact of c in the order point_triangle, edge_edge,
     /// point_plane; `global_body[k]` maps the contact surface's body k to the world's body.
     std::vector<double> contact_friction(const ContactSurface& s, const ContactSet& c,
