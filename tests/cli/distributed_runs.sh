@@ -37,6 +37,27 @@ for f in range(1, 5):
 assert sum(t["decision"] == "converged" for t in trace) == 4
 PY
 
+# Reduced elastic bodies and joints (gripper: two elastic pads fixed to kinematic carriers
+# grip a sphere): rows carry the modal coordinates, frames carry the joints' residuals.
+elastic="$src/scenes/gripper.json"
+"$concord" run "$elastic" --out "$tmp/elastic" --frames 4 --workers 2 >"$tmp/elastic.log" 2>&1 ||
+    fail "elastic run: $(cat "$tmp/elastic.log")"
+"$concord" audit "$tmp/elastic" >/dev/null 2>&1 || fail "elastic run: audit not clean"
+python3 - "$tmp/elastic/frames.jsonl" "$tmp/elastic/bodies.json" <<'PY' || fail "elastic run: rows or stats"
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+bodies = json.load(open(sys.argv[2]))
+assert len(frames) == 5, len(frames)
+dofs = [b.get("dofs", 12) for b in bodies]
+assert any(d > 12 for d in dofs), dofs
+for f in frames:
+    assert [len(r) for r in f["q"]] == dofs, ([len(r) for r in f["q"]], dofs)
+for f in frames[1:]:
+    s = f["stats"]
+    assert s["workers"] == 2 and s["status"] == "converged", s
+    assert s["joints"]["position_residual"] < 1e-3, s["joints"]
+PY
+
 # The trace is what `concord plot` draws.
 "$concord" plot "$tmp/trace.jsonl" --out "$tmp/trace.svg" >/dev/null 2>&1 && grep -q "<svg" "$tmp/trace.svg" ||
     fail "concord plot of the ADMM trace"
@@ -72,6 +93,12 @@ b = [json.loads(l)["q"] for l in open(sys.argv[2])]
 assert len(a) == len(b) == 5, (len(a), len(b))
 assert a == b, "trajectories differ"
 PY
+OMPI_MCA_rmaps_base_oversubscribe=1 mpirun "${mpi_flags[@]}" -np 3 "$concord" run "$elastic" \
+    --out "$tmp/elastic-mpi" --frames 4 --mpi >"$tmp/elastic-mpi.log" 2>&1 ||
+    fail "elastic MPI run: $(cat "$tmp/elastic-mpi.log")"
+cmp -s <(python3 -c 'import json,sys; [print(json.loads(l)["q"]) for l in open(sys.argv[1])]' "$tmp/elastic/frames.jsonl") \
+    <(python3 -c 'import json,sys; [print(json.loads(l)["q"]) for l in open(sys.argv[1])]' "$tmp/elastic-mpi/frames.jsonl") ||
+    fail "elastic run: MPI and in-process q differ"
 out="$(mpirun "${mpi_flags[@]}" -np 3 "$concord" run "$scene" --out "$tmp/bad5" --mpi --workers 3 2>&1)"
 rc=$?
 [ "$rc" -eq 2 ] && echo "$out" | grep -q "mpirun started 2 workers" || fail "mpi --workers mismatch: exit $rc ($out)"

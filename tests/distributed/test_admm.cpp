@@ -271,9 +271,10 @@ TEST(DistributedStep, ConsensusStartedAtTheStepStartTakesOneIterationAtRest) {
             EXPECT_GE(b, scene == 0 ? 10 : 15) << "scene " << scene << " step " << k;
         }
         EXPECT_LT(settling_x, 1.5 * settling_y) << "scene " << scene;
-        if (scene == 0)
+        if (scene == 0) {
             EXPECT_LT(max_difference(build_world_model(start), state_of(x), state_of(y)),
                       1000 * theta);
+        }
     }
 }
 

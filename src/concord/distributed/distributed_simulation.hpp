@@ -50,8 +50,8 @@ class DistributedSimulation final : private SubstepSolver {
     int num_bodies() const { return model_.num_bodies(); }
     const AffineBody& body(int i) const { return model_.bodies.at(static_cast<std::size_t>(i)); }
     Vec12 q(int i) const { return current().q.segment<12>(12 * i); }
-    /// Body i's frames.jsonl row (distributed runs have affine bodies only).
-    VecX state_row(int i) const { return q(i); }
+    /// Body i's frames.jsonl row: q(i), then its modal coordinates.
+    VecX state_row(int i) const { return model_.body_coordinates(current().q, i); }
     Vec12 q_dot(int i) const { return current().q_dot.segment<12>(12 * i); }
     const VecX& state() const { return current().q; }
     double time() const { return current().time; }

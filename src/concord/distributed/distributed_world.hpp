@@ -27,8 +27,8 @@ class DistributedWorld {
     const AffineBody& body(int i) const { return sim_->body(i); }
     Vec12 q(int i) const { return sim_->q(i); }
     Vec12 q_dot(int i) const { return sim_->q_dot(i); }
-    /// Body i's frames.jsonl row (distributed runs have affine bodies only).
-    VecX state_row(int i) const { return q(i); }
+    /// Body i's frames.jsonl row: q(i), then its modal coordinates.
+    VecX state_row(int i) const { return sim_->state_row(i); }
     double time() const { return sim_->time(); }
     int step_count() const { return sim_->step_count(); }
     const Partition& partition() const { return sim_->partition(); }

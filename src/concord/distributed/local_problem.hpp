@@ -26,6 +26,7 @@
 #include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/energy/consensus_energy.hpp"
 #include "concord/world/islands.hpp"
+#include "concord/world/step_stats.hpp"
 #include "concord/world/step_system.hpp"
 #include "concord/world/world_model.hpp"
 
