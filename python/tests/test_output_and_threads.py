@@ -49,6 +49,19 @@ def test_distributed_run_writes_the_output_directory_with_admm_stats(root, tmp_p
         w.run(str(tmp_path / "e"), frames=1, workers=0)
 
 
+def test_distributed_run_of_elastic_bodies_and_joints_keeps_the_modes(root, tmp_path):
+    # gripper: elastic pads fixed to kinematic carriers; the world takes the end state, modes
+    # included, and the rows of frames.jsonl carry them.
+    w = concord.World(root / "scenes/gripper.json")
+    assert w.run(str(tmp_path / "g"), frames=2, workers=2) == 2
+    lines = [json.loads(l) for l in (tmp_path / "g" / "frames.jsonl").read_text().splitlines()]
+    assert lines[2]["stats"]["workers"] == 2 and "joints" in lines[2]["stats"]
+    pad = lines[2]["q"][1]
+    assert len(pad) > 12
+    assert np.array_equal(w.modal_coordinates(1), np.array(pad[12:]))
+    assert np.array_equal(w.q[1], np.array(pad[:12]))
+
+
 def test_the_gil_is_released_while_stepping(root):
     # With a 1 s switch interval a thread waiting for the GIL cannot get it from a thread that
     # holds it for less than that: the counter advances during step() only if step() releases

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <utility>
 #include <vector>
 
 #include "concord/distributed/partition.hpp"
@@ -106,12 +107,21 @@ TEST(Partition, QuantilePlanesSplitTheBodiesEvenlyBetweenColumns) {
 TEST(Partition, JointGroupsJoinMovableBodiesThroughJointsOnly) {
     // Bodies 0..6; 3 is static. Chains 5-1-4 and 2-6 (given in any order), 0 jointed to the
     // world, 3 (static) jointed to both 0 and 2: a static body joins nothing.
+    const auto joints = [](std::vector<std::pair<int, int>> pairs) {
+        std::vector<JointSpec> out;
+        for (const auto& [parent, child] : pairs) {
+            JointSpec j;
+            j.parent = parent;
+            j.child = child;
+            out.push_back(j);
+        }
+        return out;
+    };
     const std::vector<bool> movable{true, true, true, false, true, true, true};
-    const std::vector<std::pair<int, int>> joints{{5, 1}, {-1, 0}, {1, 4}, {3, 0},
-                                                  {6, 2}, {2, 3}};
-    EXPECT_EQ(joint_groups(joints, movable), (std::vector<int>{0, 1, 2, 3, 1, 1, 2}));
+    EXPECT_EQ(joint_groups(joints({{5, 1}, {-1, 0}, {1, 4}, {3, 0}, {6, 2}, {2, 3}}), movable),
+              (std::vector<int>{0, 1, 2, 3, 1, 1, 2}));
     EXPECT_EQ(joint_groups({}, movable), (std::vector<int>{0, 1, 2, 3, 4, 5, 6}));
     // A longer chain given back to front still ends at its lowest body.
-    EXPECT_EQ(joint_groups({{3, 2}, {2, 1}, {1, 0}}, {true, true, true, true}),
+    EXPECT_EQ(joint_groups(joints({{3, 2}, {2, 1}, {1, 0}}), {true, true, true, true}),
               (std::vector<int>{0, 0, 0, 0}));
 }

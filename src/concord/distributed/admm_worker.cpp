@@ -174,9 +174,7 @@ AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
         if (!model_.movable[static_cast<std::size_t>(b)]) static_bodies_.push_back(b);
         modal_metric_.push_back(body.is_elastic() ? modal_consensus_metric(body) : MatX());
     }
-    std::vector<std::pair<int, int>> joined;
-    for (const JointSpec& j : model_.joints) joined.emplace_back(j.parent, j.child);
-    group_ = joint_groups(joined, model_.movable);
+    group_ = joint_groups(model_.joints, model_.movable);
 }
 
 AdmmWorker::~AdmmWorker() = default;

@@ -79,9 +79,7 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
         movable_box.lo = movable_box.hi = Vec3::Zero();
     }
     partition_ = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
-    std::vector<std::pair<int, int>> joined;
-    for (const JointSpec& j : model_.joints) joined.emplace_back(j.parent, j.child);
-    group_ = joint_groups(joined, model_.movable);
+    group_ = joint_groups(model_.joints, model_.movable);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
 }

@@ -113,7 +113,7 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
     return p;
 }
 
-std::vector<int> joint_groups(const std::vector<std::pair<int, int>>& joints,
+std::vector<int> joint_groups(const std::vector<JointSpec>& joints,
                               const std::vector<bool>& movable) {
     std::vector<int> root(movable.size());
     for (std::size_t b = 0; b < root.size(); ++b) root[b] = static_cast<int>(b);
@@ -127,9 +127,9 @@ std::vector<int> joint_groups(const std::vector<std::pair<int, int>>& joints,
         return b >= 0 && static_cast<std::size_t>(b) < movable.size() &&
                movable[static_cast<std::size_t>(b)];
     };
-    for (const auto& [a, b] : joints) {
-        if (!joins(a) || !joins(b)) continue;
-        const int ra = find(a), rb = find(b);
+    for (const JointSpec& j : joints) {
+        if (!joins(j.parent) || !joins(j.child)) continue;
+        const int ra = find(j.parent), rb = find(j.child);
         root[static_cast<std::size_t>(std::max(ra, rb))] = std::min(ra, rb);
     }
     std::vector<int> out(root.size());

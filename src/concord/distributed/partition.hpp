@@ -9,11 +9,11 @@
 
 #include <array>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "concord/math/types.hpp"
 #include "concord/scene/distributed_spec.hpp"
+#include "concord/scene/joint_spec.hpp"
 
 namespace concord {
 
@@ -49,8 +49,8 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
 /// each local problem that has one of its bodies (a worker carries 1/k of a joint held by k
 /// workers, as of a contact): per body, the lowest index of its group, the movable bodies
 /// connected through joints between movable bodies (a joint to a static body or the world
-/// joins nothing). `joints` are (parent, child) pairs, -1 for the world.
-std::vector<int> joint_groups(const std::vector<std::pair<int, int>>& joints,
+/// joins nothing).
+std::vector<int> joint_groups(const std::vector<JointSpec>& joints,
                               const std::vector<bool>& movable);
 
 /// w = max(alpha v_max h, w_min) (paper Sec. 4).
