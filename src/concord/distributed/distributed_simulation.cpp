@@ -389,9 +389,9 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         WorkerResult res = decode_result(transport_.receive(w, Tag::Result));
         ds.owners.resize(static_cast<std::size_t>(model_.num_bodies()), -1);
         for (const BodyRecord& e : res.owned) {
-            ds.owners[static_cast<std::size_t>(e.id)] = w - 1;
             if (e.id < 0 || e.id >= model_.num_bodies() || e.q.size() != model_.body_dofs(e.id))
                 throw std::runtime_error("controller: a body's end state does not fit the scene");
+            ds.owners[static_cast<std::size_t>(e.id)] = w - 1;
             ++seen[static_cast<std::size_t>(e.id)];
             model_.set_body_coordinates(out.x, e.id, e.q);
             holders[static_cast<std::size_t>(e.id)] = e.holders;
@@ -480,12 +480,7 @@ SubstepAttempt DistributedSimulation::attempt(const WorldState& /*s*/, double dt
     stats_.body_contacts.assign(static_cast<std::size_t>(model_.num_bodies()), 0);
     if (!model_.joints.empty()) stats_.joints = JointStepStats{};
     for (const WorkerResult& r : o.results) {
-        if (stats_.joints) {
-            stats_.joints->position = std::max(stats_.joints->position, r.joints.position);
-            stats_.joints->orientation = std::max(stats_.joints->orientation, r.joints.orientation);
-            stats_.joints->limit_violation =
-                std::max(stats_.joints->limit_violation, r.joints.limit_violation);
-        }
+        if (stats_.joints) stats_.joints->take_worst(r.joints);
         stats_.contacts += r.contacts;
         add_body_contacts(r.body_contacts, stats_.body_contacts);
         stats_.candidates = std::max(stats_.candidates, r.candidates);

@@ -291,10 +291,7 @@ LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, 
         sys.measure(xs, r);
         out.candidates = std::max(out.candidates, r.candidates);
         out.min_distance = std::min(out.min_distance, r.min_distance);
-        out.joints.position = std::max(out.joints.position, r.joint_residual.position);
-        out.joints.orientation = std::max(out.joints.orientation, r.joint_residual.orientation);
-        out.joints.limit_violation =
-            std::max(out.joints.limit_violation, r.joint_residual.limit_violation);
+        out.joints.take_worst(r.joint_residual);
         auto keep_here = [&](int a, int b) {
             const int wa = index ? (*index)[static_cast<std::size_t>(a)] : a;
             const int wb = b < 0 ? -1 : (index ? (*index)[static_cast<std::size_t>(b)] : b);

@@ -2,6 +2,7 @@
 // SolverStats is the full record of the step's solves (World::solver_stats()).
 #pragma once
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -48,6 +49,14 @@ struct JointStepStats {
     double position = 0.0;         ///< anchor gap, m (prismatic: off the axis)
     double orientation = 0.0;      ///< axis / frame misalignment, ~rad
     double limit_violation = 0.0;  ///< coordinate beyond its limits, rad or m
+
+    /// Keeps the larger of each field of this and r (a JointStepStats or a JointResidual).
+    template <typename Residual>
+    void take_worst(const Residual& r) {
+        position = std::max(position, r.position);
+        orientation = std::max(orientation, r.orientation);
+        limit_violation = std::max(limit_violation, r.limit_violation);
+    }
 };
 
 struct StepStats {

@@ -382,11 +382,7 @@ void World::Impl::record(const SubstepOutcome& o, bool final_attempt) {
             add_body_contacts(r.body_contacts, stats.body_contacts);
         if (!model.joints.empty()) {
             JointStepStats js;
-            for (const SystemStepResult& r : o.results) {
-                js.position = std::max(js.position, r.joint_residual.position);
-                js.orientation = std::max(js.orientation, r.joint_residual.orientation);
-                js.limit_violation = std::max(js.limit_violation, r.joint_residual.limit_violation);
-            }
+            for (const SystemStepResult& r : o.results) js.take_worst(r.joint_residual);
             stats.joints = js;
         }
     }
