@@ -65,6 +65,15 @@ struct TwoBoxes {
     }
 };
 
+void expect_derivatives_match_finite_differences(const Energy& e, const VecX& q) {
+    const VecX g = gradient_of(e, q);
+    const VecX g_fd = fd_gradient([&](const VecX& x) { return e.value(x); }, q, 1e-6);
+    EXPECT_LT((g - g_fd).norm(), 1e-6 * std::max(1.0, g.norm()));
+    const MatX H = dense_hessian(e, q);
+    const MatX H_fd = fd_jacobian([&](const VecX& x) { return gradient_of(e, x); }, q, 1e-6);
+    EXPECT_LT((H - H_fd).norm(), 1e-6 * std::max(1.0, H.norm()));
+}
+
 }  // namespace
 
 TEST(ConsensusEnergy, MatchesFiniteDifferencesAndIsMinimisedAtTheAnchor) {
@@ -74,11 +83,7 @@ TEST(ConsensusEnergy, MatchesFiniteDifferencesAndIsMinimisedAtTheAnchor) {
     e.set_terms({{0, 3.5, a0}, {2, 0.25, a2}});
     const VecX q = random_vector(rng, 36);
     const VecX g = gradient_of(e, q);
-    const VecX g_fd = fd_gradient([&](const VecX& x) { return e.value(x); }, q, 1e-6);
-    EXPECT_LT((g - g_fd).norm(), 1e-6 * std::max(1.0, g.norm()));
-    const MatX H = dense_hessian(e, q);
-    const MatX H_fd = fd_jacobian([&](const VecX& x) { return gradient_of(e, x); }, q, 1e-6);
-    EXPECT_LT((H - H_fd).norm(), 1e-6 * std::max(1.0, H.norm()));
+    expect_derivatives_match_finite_differences(e, q);
     // Body 1 has no term; the minimiser of the rest is the anchor exactly.
     EXPECT_EQ(g.segment<12>(12).norm(), 0.0);
     VecX at = q;
@@ -99,12 +104,7 @@ TEST(ConsensusEnergy, ModalPartIsWeightedByItsMetricAndMatchesFiniteDifferences)
     const VecX a0 = random_vector(rng, 12), a1 = random_vector(rng, 14);
     e.set_terms({{0, 3.5, a0}, {1, 0.7, a1, 24, &W}});
     const VecX q = random_vector(rng, 26);
-    const VecX g = gradient_of(e, q);
-    const VecX g_fd = fd_gradient([&](const VecX& x) { return e.value(x); }, q, 1e-6);
-    EXPECT_LT((g - g_fd).norm(), 1e-6 * std::max(1.0, g.norm()));
-    const MatX H = dense_hessian(e, q);
-    const MatX H_fd = fd_jacobian([&](const VecX& x) { return gradient_of(e, x); }, q, 1e-6);
-    EXPECT_LT((H - H_fd).norm(), 1e-6 * std::max(1.0, H.norm()));
+    expect_derivatives_match_finite_differences(e, q);
     const VecX d = q.tail<2>() - a1.tail<2>();
     EXPECT_NEAR(e.value(q), 0.5 * 3.5 * (q.head<12>() - a0).squaredNorm() +
                                 0.5 * 0.7 * (q.segment<12>(12) - a1.head<12>()).squaredNorm() +
