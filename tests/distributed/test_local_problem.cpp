@@ -157,3 +157,57 @@ TEST(LocalProblem, SplitCcdFractionIsTheWholeSystems) {
     EXPECT_EQ(split->ccd_fraction(x0, both), whole->ccd_fraction(x0, both));
     EXPECT_LT(split->ccd_fraction(x0, both), 0.7);
 }
+
+// A worker keeps its systems across steps by their bodies and gives them each step's holder
+// sets in place: the result must be the system built with those holders, bit for bit.
+TEST(LocalProblem, ASystemGivenNewHoldersInPlaceIsTheSystemBuiltWithThem) {
+    Fixture f;
+    const std::vector<std::uint64_t> before{1, 1, 3, 1}, after{1, 3, 3, 2};
+    StepSystem& reused = *f.system(f.ids, before).system;
+    StepSystem& fresh = *f.system(f.ids, after).system;
+    ASSERT_TRUE(reused.replication_settable());
+    VecX x;
+    reused.gather(f.q, x);
+    // Used once with the old holders (its caches filled), then given the new ones.
+    reused.prepare(*f.in, f.model.kappa_min);
+    VecX x_old = x;
+    SolverParams params;
+    params.convergence_mode = ConvergenceMode::StepNorm;
+    params.step_tol = 1e-7;
+    reused.newton(x_old, f.model.kappa_min, params, std::nullopt);
+    SystemReplication rep;
+    for (std::uint64_t m : after) rep.body_weight.push_back(1.0 / std::popcount(m));
+    rep.contacts.holders = after;
+    reused.set_replication(rep);
+
+    const StiffnessBalance a = reused.prepare(*f.in, f.model.kappa_min);
+    const StiffnessBalance b = fresh.prepare(*f.in, f.model.kappa_min);
+    EXPECT_EQ(a.dot, b.dot);
+    EXPECT_EQ(a.norm_sq, b.norm_sq);
+    VecX ga, ua, gb, ub;
+    reused.start_gradients(ga, ua);
+    fresh.start_gradients(gb, ub);
+    EXPECT_EQ(ga, gb);
+    EXPECT_EQ(ua, ub);
+    EXPECT_EQ(reused.objective(x), fresh.objective(x));
+    VecX xa = x, xb = x;
+    const NewtonStats sa = reused.newton(xa, f.model.kappa_min, params, std::nullopt);
+    const NewtonStats sb = fresh.newton(xb, f.model.kappa_min, params, std::nullopt);
+    EXPECT_EQ(sa.iterations, sb.iterations);
+    EXPECT_GT(sa.iterations, 0);
+    EXPECT_EQ(xa, xb);
+    // The old weights would have given another answer (the test can tell them apart).
+    StepSystem& old_weights = *f.system(f.ids, before).system;
+    VecX gc, uc;
+    old_weights.prepare(*f.in, f.model.kappa_min);
+    old_weights.start_gradients(gc, uc);
+    EXPECT_NE(gc, gb);
+
+    // Systems built without replication (one machine) have no shares to change.
+    StepSystem single(f.model, f.ids);
+    EXPECT_FALSE(single.replication_settable());
+    EXPECT_THROW(single.set_replication(rep), std::logic_error);
+    SystemReplication short_rep = rep;
+    short_rep.body_weight.pop_back();
+    EXPECT_THROW(reused.set_replication(short_rep), std::logic_error);
+}

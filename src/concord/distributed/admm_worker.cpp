@@ -175,6 +175,9 @@ AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
         modal_metric_.push_back(body.is_elastic() ? modal_consensus_metric(body) : MatX());
     }
     group_ = joint_groups(model_.joints, model_.movable);
+    reweightable_ = model_.joints.empty() &&
+                    std::none_of(model_.bodies.begin(), model_.bodies.end(),
+                                 [](const AffineBody& b) { return b.is_elastic(); });
 }
 
 AdmmWorker::~AdmmWorker() = default;
@@ -210,20 +213,26 @@ VecX AdmmWorker::predicted(const BodyRecord& b, double h, double t_end) const {
 
 AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies,
                                                   const std::vector<std::uint64_t>& holders) {
-    auto key = std::make_pair(bodies, holders);
-    if (auto k = kept_.find(key); k != kept_.end()) return *k->second;
-    // A system of the last step with the same bodies and holders is prepared afresh and reused
-    // (its broad-phase structures with it), as World keeps its islands' systems.
-    if (auto it = systems_.find(key); it != systems_.end()) {
-        auto node = systems_.extract(it);
-        return *kept_.insert(std::move(node)).position->second;
-    }
     SystemReplication rep;
     for (std::size_t k = 0; k < bodies.size(); ++k) {
         const bool movable = model_.movable[static_cast<std::size_t>(bodies[k])];
         rep.body_weight.push_back(movable ? 1.0 / std::popcount(holders[k]) : 1.0);
     }
     rep.contacts.holders = holders;
+    // Affine systems are kept by their bodies alone and take the step's holder sets in place
+    // (bodies near a plane change holders as they move; a fresh system would rebuild its
+    // surface and broad-phase envelope). Systems with elastic bodies or joints are kept by
+    // bodies and holders.
+    auto key = std::make_pair(bodies, reweightable_ ? std::vector<std::uint64_t>{} : holders);
+    if (auto k = kept_.find(key); k != kept_.end()) return *k->second;
+    // A system of the last step with the same bodies is prepared afresh and reused (its
+    // broad-phase structures with it), as World keeps its islands' systems.
+    if (auto it = systems_.find(key); it != systems_.end()) {
+        auto node = systems_.extract(it);
+        LocalSystem& ls = *kept_.insert(std::move(node)).position->second;
+        if (reweightable_) ls.system->set_replication(rep);
+        return ls;
+    }
     auto ls = std::make_unique<LocalSystem>();
     ls->system = std::make_unique<StepSystem>(model_, bodies, nullptr, &rep);
     ls->system->add_term(ls->consensus);

@@ -89,8 +89,11 @@ class AdmmWorker {
     };
     std::map<int, Carry> carry_;
     BroadPhase broad_phase_;  ///< the islands of the local problem
-    /// Local systems by (bodies, holders): those of the last step, and those in use in this
-    /// one (a system not used again in a step is dropped at its end).
+    /// Whether local systems take new holder sets in place (StepSystem::set_replication: no
+    /// elastic bodies, no joints in the scene).
+    bool reweightable_ = false;
+    /// Local systems by bodies (and holders, unless reweightable_): those of the last step, and
+    /// those in use in this one (a system not used again in a step is dropped at its end).
     using SystemKey = std::pair<std::vector<int>, std::vector<std::uint64_t>>;
     using SystemCache = std::map<SystemKey, std::unique_ptr<LocalSystem>>;
     SystemCache systems_, kept_;

@@ -16,6 +16,8 @@ public:
                   std::string name = "inertia");
 
     void set_predicted(const VecX& q_tilde) { q_tilde_ = q_tilde; }
+    /// New mass matrices for the same bodies (a distributed worker's shares changing).
+    void set_masses(std::vector<Mat12> masses) { masses_ = std::move(masses); }
     const VecX& predicted() const { return q_tilde_; }
 
     std::string name() const override { return name_; }

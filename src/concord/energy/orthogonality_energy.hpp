@@ -18,6 +18,9 @@ public:
     /// weights[b] = kappa_b V_b (0 for bodies that are not dynamic).
     explicit OrthogonalityEnergy(std::vector<double> weights) : weights_(std::move(weights)) {}
 
+    /// New weights for the same bodies (a distributed worker's shares changing).
+    void set_weights(std::vector<double> weights) { weights_ = std::move(weights); }
+
     std::string name() const override { return "orthogonality"; }
     double value(const VecX& q) const override;
     void add_gradient(const VecX& q, VecX& g) const override;

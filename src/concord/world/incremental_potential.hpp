@@ -54,6 +54,8 @@ class IncrementalPotential final : public NewtonProblem {
     void reset();
     /// The time step h of the potential (its h^2 factors, the step measure and the weights).
     void set_time_step(double h) { config_.time_step = h; }
+    /// New per-body convergence masses (IncrementalPotentialConfig::body_mass), same bodies.
+    void set_body_mass(std::vector<double> mass) { config_.body_mass = std::move(mass); }
     double time_step() const { return config_.time_step; }
     /// Candidates and contacts at q from a fresh static broad phase.
     void refresh_contacts(const VecX& q);

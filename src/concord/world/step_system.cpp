@@ -134,6 +134,33 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
     build_joints(cfg);
 }
 
+bool StepSystem::replication_settable() const {
+    return replication_.has_value() && !reduced_inertia_ && !joints_;
+}
+
+void StepSystem::set_replication(const SystemReplication& replication) {
+    if (!replication_settable())
+        throw std::logic_error("StepSystem::set_replication: not a replicated affine system");
+    if (replication.body_weight.size() != bodies_.size() ||
+        replication.contacts.holders.size() != bodies_.size())
+        throw std::logic_error("StepSystem::set_replication: wrong number of bodies");
+    *replication_ = replication;  // the barrier keeps pointing at replication_->contacts
+    std::vector<Mat12> masses, kinematic_masses;
+    std::vector<double> orth, body_mass;
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        const auto i = static_cast<std::size_t>(bodies_[k]);
+        const double w = replication_->body_weight[k];
+        masses.push_back(w * model_.masses[i]);
+        kinematic_masses.push_back(w * kKinematicWeight * model_.masses[i]);
+        orth.push_back(w * model_.orthogonality_weights[i]);
+        body_mass.push_back(w * model_.bodies[i].mass_properties.mass);
+    }
+    inertia_->set_masses(std::move(masses));
+    kinematic_target_->set_masses(std::move(kinematic_masses));
+    orthogonality_->set_weights(std::move(orth));
+    potential_->set_body_mass(std::move(body_mass));
+}
+
 void StepSystem::build_joints(const IncrementalPotentialConfig& cfg) {
     if (model_.joints.empty()) return;
     std::map<int, int> local;  // world body -> system body

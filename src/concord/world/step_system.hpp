@@ -89,6 +89,12 @@ class StepSystem {
     StepSystem& operator=(const StepSystem&) = delete;
 
     const std::vector<int>& bodies() const { return bodies_; }
+    /// Replaces the replication shares of a system built with one (same bodies; holder sets
+    /// and weights may change), keeping its surface and broad-phase caches. Systems with
+    /// reduced elastic bodies or joints keep the shares they were built with (logic_error).
+    void set_replication(const SystemReplication& replication);
+    /// Whether set_replication() is available for this system.
+    bool replication_settable() const;
     /// World indices of the movable bodies (the unknowns).
     std::vector<int> movable_bodies() const;
 
