@@ -66,8 +66,6 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
     } else {
         surface_ = surface;
     }
-    std::vector<Mat12> masses, kinematic_masses;
-    std::vector<double> orth;
     std::vector<bool> dynamic, kinematic;
     IncrementalPotentialConfig cfg;
     std::vector<ReducedInertiaBody> reduced_inertia;
@@ -95,23 +93,21 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
         kinematic.push_back(model_.kinematic[i]);
         any_kinematic_ = any_kinematic_ || model_.kinematic[i];
         for (int d = 0; d < 12; ++d) free_dof_.push_back(model_.movable[i]);
-        masses.push_back(w * model_.masses[i]);
-        kinematic_masses.push_back(w * kKinematicWeight * model_.masses[i]);
-        orth.push_back(w * model_.orthogonality_weights[i]);
         cfg.body_radius.push_back(body.bounding_radius);
-        cfg.body_mass.push_back(w * body.mass_properties.mass);
         cfg.body_lever_arm.push_back(model_.lever_arms[i]);
     }
+    ShareWeighted weighted = share_weighted();
+    cfg.body_mass = std::move(weighted.body_mass);
     cfg.body_movable = movable_;
     cfg.time_step = model_.spec.time_step;
     cfg.dhat = model_.spec.contact.dhat;
     cfg.scene_scale = model_.scene_scale;
     cfg.characteristic_acceleration = model_.characteristic_acceleration;
 
-    inertia_ = std::make_unique<InertiaEnergy>(masses, dynamic);
-    kinematic_target_ =
-        std::make_unique<InertiaEnergy>(kinematic_masses, kinematic, "kinematic_target");
-    orthogonality_ = std::make_unique<OrthogonalityEnergy>(orth);
+    inertia_ = std::make_unique<InertiaEnergy>(std::move(weighted.masses), dynamic);
+    kinematic_target_ = std::make_unique<InertiaEnergy>(std::move(weighted.kinematic_masses),
+                                                        kinematic, "kinematic_target");
+    orthogonality_ = std::make_unique<OrthogonalityEnergy>(std::move(weighted.orthogonality));
     barrier_ = std::make_unique<BarrierEnergy>(*surface_, model_.planes, movable_,
                                                model_.spec.contact.dhat);
     if (replication_) barrier_->set_replication(&replication_->contacts);
@@ -145,20 +141,25 @@ void StepSystem::set_replication(const SystemReplication& replication) {
         replication.contacts.holders.size() != bodies_.size())
         throw std::logic_error("StepSystem::set_replication: wrong number of bodies");
     *replication_ = replication;  // the barrier keeps pointing at replication_->contacts
-    std::vector<Mat12> masses, kinematic_masses;
-    std::vector<double> orth, body_mass;
+    ShareWeighted weighted = share_weighted();
+    inertia_->set_masses(std::move(weighted.masses));
+    kinematic_target_->set_masses(std::move(weighted.kinematic_masses));
+    orthogonality_->set_weights(std::move(weighted.orthogonality));
+    potential_->set_body_mass(std::move(weighted.body_mass));
+}
+
+StepSystem::ShareWeighted StepSystem::share_weighted() const {
+    ShareWeighted out;
     for (std::size_t k = 0; k < bodies_.size(); ++k) {
         const auto i = static_cast<std::size_t>(bodies_[k]);
-        const double w = replication_->body_weight[k];
-        masses.push_back(w * model_.masses[i]);
-        kinematic_masses.push_back(w * kKinematicWeight * model_.masses[i]);
-        orth.push_back(w * model_.orthogonality_weights[i]);
-        body_mass.push_back(w * model_.bodies[i].mass_properties.mass);
+        // 1/kappa_b: this system's share of the body's inertia and stiffness.
+        const double w = replication_ ? replication_->body_weight[k] : 1.0;
+        out.masses.push_back(w * model_.masses[i]);
+        out.kinematic_masses.push_back(w * kKinematicWeight * model_.masses[i]);
+        out.orthogonality.push_back(w * model_.orthogonality_weights[i]);
+        out.body_mass.push_back(w * model_.bodies[i].mass_properties.mass);
     }
-    inertia_->set_masses(std::move(masses));
-    kinematic_target_->set_masses(std::move(kinematic_masses));
-    orthogonality_->set_weights(std::move(orth));
-    potential_->set_body_mass(std::move(body_mass));
+    return out;
 }
 
 void StepSystem::build_joints(const IncrementalPotentialConfig& cfg) {

@@ -159,6 +159,13 @@ class StepSystem {
   private:
     /// The joint energy over the joints that touch this system's movable bodies.
     void build_joints(const IncrementalPotentialConfig& cfg);
+    /// Per system body, the quantities weighted by its share 1/kappa_b (1 without
+    /// replication): affine mass matrix, kinematic-target mass, orthogonality weight, mass.
+    struct ShareWeighted {
+        std::vector<Mat12> masses, kinematic_masses;
+        std::vector<double> orthogonality, body_mass;
+    };
+    ShareWeighted share_weighted() const;
 
     const WorldModel& model_;
     std::vector<int> bodies_;
