@@ -221,6 +221,8 @@ class TraceFile {
                          {"toi", l.toi},
                          {"rho_min", l.rho_min},
                          {"rho_max", l.rho_max},
+                         {"newton_iterations", l.newton_iterations},
+                         {"t_compute", l.t_compute},
                          {"decision", l.decision}};
         if (l.mse) j["mse"] = *l.mse;
         out_ << j.dump() << "\n";

@@ -21,6 +21,13 @@ struct Fixture {
     WorldModel model;
     std::vector<int> ids{0, 1, 2, 3};
     std::vector<std::uint64_t> masks{1, 1, 3, 1};
+    // With a column: a tall box (body 4) standing 5 cm beyond the plank's right end, an island
+    // of its own.
+    explicit Fixture(bool column = false) : Fixture(scene(column)) {
+        if (!column) return;
+        ids.push_back(4);
+        masks.push_back(1);
+    }
     std::vector<int> shared_local{2};
     VecX q, q_tilde, target;
     std::unique_ptr<StepInput> in;
@@ -28,7 +35,7 @@ struct Fixture {
     std::vector<std::unique_ptr<ConsensusEnergy>> terms;
     BroadPhase broad_phase;
 
-    Fixture() : model(build_world_model(scene())) {
+    explicit Fixture(const SceneSpec& spec) : model(build_world_model(spec)) {
         q = model.initial_state();
         const double h = model.spec.time_step;
         q_tilde = q;
@@ -38,9 +45,10 @@ struct Fixture {
         target = q;
         in = std::make_unique<StepInput>(StepInput{q, q_tilde, target, h, 0.0});
     }
-    static SceneSpec scene() {
+    static SceneSpec scene(bool column) {
         SceneSpec s = bridge_scene();
         s.bodies.push_back(box("far", Vec3(8.0, 0.5 + 0.5e-3, 0)));
+        if (column) s.bodies.push_back(box("column", Vec3(2.65, 1.5 + 0.5e-3, 0), Vec3(1, 3, 1)));
         return s;
     }
     LocalSystemRef system(const std::vector<int>& bodies, const std::vector<std::uint64_t>& m) {
@@ -210,4 +218,41 @@ TEST(LocalProblem, ASystemGivenNewHoldersInPlaceIsTheSystemBuiltWithThem) {
     SystemReplication short_rep = rep;
     short_rep.body_weight.pop_back();
     EXPECT_THROW(reused.set_replication(short_rep), std::logic_error);
+}
+
+// The consensus pulls the shared plank 0.2 m to the right, through the column, which its
+// island's system does not hold: the solve leaves the islands' motion bounds. The islands are
+// found again over the grown bounds, the column joins the plank's system, which restarts from
+// the path cut by CCD and is solved again, and the far box keeps its own system: no body
+// passes through another, and the problem stays split.
+TEST(LocalProblem, ASolveThatLeavesItsBoundsMergesOnlyTheIslandsItReaches) {
+    Fixture f(true);
+    const auto split = f.problem(true);
+    ASSERT_TRUE(split->split());
+    EXPECT_EQ(split->internal_bodies(), 2);  // the far box and the column
+    VecX x;
+    f.systems.front()->gather(f.q, x);
+    SolverParams exact;
+    exact.convergence_mode = ConvergenceMode::StepNorm;
+    exact.step_tol = 1e-7;
+    SolverParams inexact = exact;
+    inexact.max_iterations = 2;
+    split->start_round(x, f.model.kappa_min);
+    VecX anchor = f.q_tilde.segment<12>(24);
+    anchor[0] += 0.2;
+    const std::vector<ConsensusTerm> terms{{2, 1e10, anchor}};
+    split->solve(x, f.model.kappa_min, terms, inexact, exact);
+    EXPECT_GE(split->island_rounds(), 1);
+    EXPECT_TRUE(split->split());
+    EXPECT_EQ(split->internal_bodies(), 1);  // the far box alone
+    // The plank (x from -1.9 to 2.1 at rest) moved right, but not into the column (from 2.15).
+    const double plank = x[24], column = x[48];
+    EXPECT_GT(plank, 0.1 + 0.01);
+    EXPECT_LT(plank + 2.0, column - 0.5);
+    EXPECT_GT(split->measure(x, everything).min_distance, 0.0);
+    // Later solves go on with the grown system: the plank reaches the column and pushes it.
+    for (int k = 0; k < 20; ++k) split->solve(x, f.model.kappa_min, terms, inexact, exact);
+    EXPECT_GT(x[48], 2.65 + 0.05);
+    EXPECT_LT(x[24] + 2.0, x[48] - 0.5);
+    EXPECT_TRUE(split->split());
 }

@@ -143,6 +143,7 @@ Bytes encode(const WorkerResult& x) {
     w.put(x.failed).put(x.bodies).put(x.shared).put(x.newton_iterations).put(x.contacts);
     w.put(x.candidates).put(x.owned_mass).put(x.min_distance).put(x.kappa).put(x.t_compute).put(x.t_sync);
     w.put(x.load).put(x.line_search_trials).put(x.ccd_limited).put(x.linear_iterations);
+    w.put(x.island_rounds);
     w.put(x.t_collision).put(x.t_assembly).put(x.t_linear).put(x.t_line_search);
     w.put_list(x.body_contacts);
     w.put(x.joints);
@@ -168,6 +169,7 @@ WorkerResult decode_result(const Bytes& b) {
     x.line_search_trials = r.get<std::int32_t>();
     x.ccd_limited = r.get<std::int32_t>();
     x.linear_iterations = r.get<std::int32_t>();
+    x.island_rounds = r.get<std::int32_t>();
     x.t_collision = r.get<double>();
     x.t_assembly = r.get<double>();
     x.t_linear = r.get<double>();

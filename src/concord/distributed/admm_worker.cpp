@@ -788,6 +788,7 @@ void AdmmWorker::send_result(Run& run) {
         result.bodies = static_cast<int>(run.held.size());
         result.shared = static_cast<int>(run.shared.size());
         result.newton_iterations = run.newton_iterations;
+        result.island_rounds = run.problem->island_rounds();
         result.contacts = measured.contacts;
         result.candidates = measured.candidates;
         result.min_distance = measured.min_distance;

@@ -339,6 +339,8 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                 line.s = s;
                 line.dq = dq;
                 line.toi = toi;
+                line.newton_iterations = slowest_iterations;
+                line.t_compute = slowest;
                 if (rho_count > 0) {
                     line.rho_min = rho_min;
                     line.rho_max = rho_max;
@@ -410,6 +412,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         ws.owned_mass = res.owned_mass;
         ws.newton_iterations = res.newton_iterations;
         ws.contacts = res.contacts;
+        ws.island_rounds = res.island_rounds;
         ws.t_compute = res.t_compute;
         ws.t_sync = res.t_sync;
         ws.load = res.load;

@@ -34,6 +34,8 @@ struct AdmmTraceLine {
     double r = 0.0, s = 0.0, dq = 0.0;  ///< over h l, maxima over workers
     double toi = 0.0;                   ///< smallest merge TOI (0: some worker did not check)
     double rho_min = 0.0, rho_max = 0.0, rho_mean = 0.0;
+    int newton_iterations = 0;  ///< the most Newton iterations of any worker's local solve
+    double t_compute = 0.0;     ///< the slowest worker's compute seconds in this iteration
     std::optional<double> mse;  ///< against the single-machine solve of the step (--reference)
     std::string decision;       ///< continue, converged or failed
 };

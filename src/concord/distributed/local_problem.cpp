@@ -46,6 +46,24 @@ void fold(NewtonStats& total, const NewtonStats& s, bool first) {
     total.history.clear();  // no single last update
 }
 
+// The statistics of a solve followed by another of the same system: the counts and times of
+// both, the status and last update of the second.
+NewtonStats then(const NewtonStats& first, NewtonStats next) {
+    next.iterations += first.iterations;
+    next.line_search_trials += first.line_search_trials;
+    next.ccd_limited += first.ccd_limited;
+    next.linear_iterations += first.linear_iterations;
+    next.max_linear_residual = std::max(next.max_linear_residual, first.max_linear_residual);
+    next.psd_retries += first.psd_retries;
+    next.fallback_directions += first.fallback_directions;
+    next.t_collision += first.t_collision;
+    next.t_assembly += first.t_assembly;
+    next.t_linear += first.t_linear;
+    next.t_line_search += first.t_line_search;
+    next.t_total += first.t_total;
+    return next;
+}
+
 }  // namespace
 
 LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
@@ -57,15 +75,15 @@ LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
       in_(in),
       whole_(whole),
       ids_(ids),
+      masks_(masks),
       shared_local_(shared_local),
+      broad_phase_(broad_phase),
+      source_(source),
       kappa_start_(kappa),
       world_(in.q) {
     const auto n = ids.size();
-    std::vector<bool> movable(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        movable[k] = model.movable[static_cast<std::size_t>(ids[k])];
-        whole_movable_ += movable[k] ? 1 : 0;
-    }
+    for (std::size_t k = 0; k < n; ++k)
+        whole_movable_ += model.movable[static_cast<std::size_t>(ids[k])] ? 1 : 0;
     auto unsplit = [this] {
         internal_.clear();
         internal_movable_ = coupled_movable_ = 0;
@@ -84,61 +102,81 @@ LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
     for (std::size_t k = 0; k < n; ++k)
         if (model.kinematic[static_cast<std::size_t>(ids[k])])
             predicted.segment<12>(12 * ids[k]) = in.target.segment<12>(12 * ids[k]);
-    VecX start_system, predicted_system;
-    sys.gather(in.q, start_system);
+    VecX predicted_system;
+    sys.gather(in.q, start_);
     sys.gather(predicted, predicted_system);
-    bounds_ = step_motion_bounds(sys.surface(), start_system, predicted_system,
+    bounds_ = step_motion_bounds(sys.surface(), start_, predicted_system,
                                  model.spec.contact.dhat);
-    BroadPhaseParams bp;
-    bp.dhat = model.spec.contact.dhat;
-    std::vector<std::uint8_t> is_static(n);
-    for (std::size_t k = 0; k < n; ++k) is_static[k] = movable[k] ? 0 : 1;
-    bp.body_pair_filter = skip_static_pairs(std::move(is_static));
-    const Candidates c = broad_phase.find(sys.surface().mesh, bounds_.lo, bounds_.hi, bp);
-    const std::vector<Island> found =
-        find_islands(movable, candidate_body_pairs(sys.surface().mesh, c));
+    Groups groups = group_islands();
+    // Nothing to split: every island holds a shared body, or there is one island only.
+    if (!splits(groups)) {
+        unsplit();
+        return;
+    }
+    for (std::vector<int>& island : groups.internal)
+        internal_.push_back(make_part(std::move(island), kappa));
+    if (!groups.coupled.empty()) set_coupled(make_part(std::move(groups.coupled), kappa));
+    internal_movable_ = groups.internal_movable;
+    coupled_movable_ = groups.coupled_movable;
+}
 
-    // Islands holding a shared body depend on z (together, one coupled system); each of the
-    // others is a system of its own, as on one machine.
+// The islands over the motion bounds: those holding a shared body (with their obstacles) make
+// the coupled group, each of the others is a group of its own.
+LocalProblem::Groups LocalProblem::group_islands() {
+    const auto n = ids_.size();
+    std::vector<bool> movable(n);
+    std::vector<std::uint8_t> is_static(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        movable[k] = model_.movable[static_cast<std::size_t>(ids_[k])];
+        is_static[k] = movable[k] ? 0 : 1;
+    }
+    BroadPhaseParams bp;
+    bp.dhat = model_.spec.contact.dhat;
+    bp.body_pair_filter = skip_static_pairs(std::move(is_static));
+    const CollisionMesh& mesh = whole_.system->surface().mesh;
+    const Candidates c = broad_phase_.find(mesh, bounds_.lo, bounds_.hi, bp);
+    const std::vector<Island> found = find_islands(movable, candidate_body_pairs(mesh, c));
+
+    Groups out;
     std::vector<char> in_coupled(n, 0);
-    std::vector<std::vector<int>> internal;
     for (const Island& island : found) {
         const bool coupled = std::any_of(island.movable.begin(), island.movable.end(), [&](int b) {
-            return std::find(shared_local.begin(), shared_local.end(), b) != shared_local.end();
+            return std::binary_search(shared_local_.begin(), shared_local_.end(), b);
         });
         if (coupled) {
             for (int b : island.movable) in_coupled[static_cast<std::size_t>(b)] = 1;
             for (int b : island.obstacles) in_coupled[static_cast<std::size_t>(b)] = 1;
         } else {
-            internal.push_back(island.bodies());  // whole-system indices, sorted
-            internal_movable_ += static_cast<int>(island.movable.size());
+            out.internal.push_back(island.bodies());  // whole-system indices, sorted
+            out.internal_movable += static_cast<int>(island.movable.size());
         }
     }
-    std::vector<int> coupled;
     for (std::size_t k = 0; k < n; ++k) {
-        if (!in_coupled[k]) continue;
-        coupled.push_back(static_cast<int>(k));
-        coupled_movable_ += movable[k] ? 1 : 0;
+        if (!in_coupled[k] || !movable[k]) continue;
+        ++out.coupled_movable;
     }
-    // Nothing to split: every island holds a shared body, or there is one island only.
-    if (internal.empty() || (coupled_movable_ == 0 && internal.size() == 1)) {
-        unsplit();
-        return;
-    }
-    for (std::vector<int>& island : internal) {
-        Part part{source(world_ids(ids, island), masks_of(masks, island)), std::move(island)};
-        part.ref.consensus->set_terms({});
-        part.ref.system->prepare(in, kappa);
-        internal_.push_back(std::move(part));
-    }
-    if (coupled_movable_ > 0) {
-        coupled_ = {source(world_ids(ids, coupled), masks_of(masks, coupled)), coupled};
-        coupled_.ref.consensus->set_terms({});
-        coupled_index_.assign(n, -1);
-        for (std::size_t j = 0; j < coupled.size(); ++j)
-            coupled_index_[static_cast<std::size_t>(coupled[j])] = static_cast<int>(j);
-        coupled_.ref.system->prepare(in, kappa);
-    }
+    if (out.coupled_movable > 0)
+        for (std::size_t k = 0; k < n; ++k)
+            if (in_coupled[k]) out.coupled.push_back(static_cast<int>(k));
+    return out;
+}
+
+bool LocalProblem::splits(const Groups& g) {
+    return !g.internal.empty() && !(g.coupled_movable == 0 && g.internal.size() == 1);
+}
+
+LocalProblem::Part LocalProblem::make_part(std::vector<int> index, double kappa) {
+    Part part{source_(world_ids(ids_, index), masks_of(masks_, index)), std::move(index)};
+    part.ref.consensus->set_terms({});
+    part.ref.system->prepare(in_, kappa);
+    return part;
+}
+
+void LocalProblem::set_coupled(Part part) {
+    coupled_ = std::move(part);
+    coupled_index_.assign(ids_.size(), -1);
+    for (std::size_t j = 0; j < coupled_.index.size(); ++j)
+        coupled_index_[static_cast<std::size_t>(coupled_.index[j])] = static_cast<int>(j);
 }
 
 StepSystem& LocalProblem::whole() {
@@ -224,10 +262,24 @@ void LocalProblem::merge(double kappa) {
 NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
                                 const SolverParams& inexact, const SolverParams& exact) {
     internal_stats_ = NewtonStats{};
+    NewtonStats st = solve_once(x, kappa, terms, inexact, exact);
+    // A system that grew (or the whole one, taking over) starts from a cut state it has not
+    // solved: solve it before anything reports this iteration's result.
+    while (unsettled_) {
+        unsettled_ = false;
+        st = then(st, solve_once(x, kappa, terms, inexact, exact));
+    }
+    return st;
+}
+
+NewtonStats LocalProblem::solve_once(VecX& x, double kappa,
+                                     const std::vector<ConsensusTerm>& terms,
+                                     const SolverParams& inexact, const SolverParams& exact) {
     if (!split()) {
         whole_.consensus->set_terms(terms);
         return whole().newton(x, kappa, inexact, std::nullopt);
     }
+    const VecX x_prev = x;
     StepSystem& whole_sys = *whole_.system;
     whole_sys.scatter(x, world_);
     VecX part;
@@ -257,10 +309,82 @@ NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<Consens
         st = std::exchange(internal_stats_, NewtonStats{});  // nothing depends on z
     }
     whole_sys.gather(world_, x);
-    // The islands assumed every vertex stays in its motion bounds; if one left them, the two
-    // systems may have missed a pair between them.
-    if (!within_bounds(bounds_, whole_sys.surface().positions(x))) merge(kappa);
+    settle(x_prev, x, kappa, exact);
     return st;
+}
+
+// The islands assumed every vertex stays in its motion bounds. When one left them, as World
+// does: grow the bounds by the motion made, find the islands again (they can only merge), keep
+// the systems whose islands did not change (their results are exact for them) and start each
+// merged one from a certified state: the chord from x_prev, where every system lay in the old
+// bounds (so no pair across systems was within dhat), to x, cut by CCD over the new system;
+// both ends lie in the grown bounds, so the chords of different islands stay apart. A merged
+// island without shared bodies is solved again at once; a grown coupled system is left
+// unsettled (solve() solves it again). After kMaxIslandRounds rounds, or when it is all one
+// island, the whole system takes over from the chord cut by CCD over it.
+void LocalProblem::settle(const VecX& x_prev, VecX& x, double kappa, const SolverParams& exact) {
+    constexpr int kMaxIslandRounds = 4;
+    StepSystem& whole_sys = *whole_.system;
+    const double dhat = model_.spec.contact.dhat;
+    while (!within_bounds(bounds_, whole_sys.surface().positions(x))) {
+        ++island_rounds_;
+        const MotionBounds reached = step_motion_bounds(whole_sys.surface(), start_, x, dhat);
+        bounds_.lo = bounds_.lo.cwiseMin(reached.lo);
+        bounds_.hi = bounds_.hi.cwiseMax(reached.hi);
+        Groups g;
+        if (island_rounds_ < kMaxIslandRounds) g = group_islands();
+        if (!splits(g)) {
+            whole();
+            x = x_prev + whole_sys.ccd_fraction(x_prev, x) * (x - x_prev);
+            merge(kappa);
+            unsettled_ = true;
+            return;
+        }
+        const double k = std::max(kappa, barrier_stiffness());
+        VecX prev_world = in_.q, round_world = in_.q, a, b;
+        whole_sys.scatter(x_prev, prev_world);
+        whole_sys.scatter(round_start_, round_world);
+        whole_sys.scatter(x, world_);
+        // A new system starts on its chord, stiffness k, friction lagged at the round's start.
+        auto start_on_chord = [&](Part& p) {
+            StepSystem& s = *p.ref.system;
+            s.gather(prev_world, a);
+            s.gather(world_, b);
+            VecX at = a + s.ccd_fraction(a, b) * (b - a);
+            s.set_barrier_stiffness(k);
+            s.gather(round_world, b);
+            s.lag_friction(b);
+            return at;
+        };
+        std::vector<Part> internal;
+        bool first = internal_stats_.iterations == 0 && internal_stats_.history.empty();
+        for (std::vector<int>& island : g.internal) {
+            auto same = std::find_if(internal_.begin(), internal_.end(),
+                                     [&](const Part& p) { return p.index == island; });
+            if (same != internal_.end()) {
+                internal.push_back(std::move(*same));
+                continue;
+            }
+            Part p = make_part(std::move(island), kappa_start_);
+            VecX at = start_on_chord(p);
+            const NewtonStats st = p.ref.system->newton(at, k, exact, std::nullopt);
+            p.ref.system->scatter(at, world_);
+            fold(internal_stats_, st, first);
+            first = false;
+            internal.push_back(std::move(p));
+        }
+        internal_ = std::move(internal);
+        internal_movable_ = g.internal_movable;
+        if (g.coupled != coupled_.index) {
+            Part p = make_part(std::move(g.coupled), kappa_start_);
+            const VecX at = start_on_chord(p);
+            p.ref.system->scatter(at, world_);
+            set_coupled(std::move(p));
+            coupled_movable_ = g.coupled_movable;
+            unsettled_ = true;
+        }
+        whole_sys.gather(world_, x);
+    }
 }
 
 double LocalProblem::ccd_fraction(const VecX& x0, const VecX& x1) {

@@ -6,10 +6,12 @@
 // again at every ADMM iteration (together: the coupled system, with the consensus penalty);
 // the others do not, and are solved once per friction lag round, to convergence, each as a
 // system of its own (a worker that shares nothing solves its islands as one machine does).
-// When a solve leaves the motion bounds the islands were found with, bodies of the two groups
-// may have come within dhat of each other unseen: the rest of the step is solved with the whole
-// system, so the result never depends on the bounds being right. Vectors passed in and out are
-// in the whole system's order.
+// When a solve leaves the motion bounds the islands were found with, bodies of different
+// islands may have come within dhat of each other unseen: as World does, the bounds grow by the
+// motion made, the islands are found again, and the systems of islands that merged start again
+// from a state certified by CCD (after a few such rounds the whole system takes over), so the
+// result never depends on the bounds being right. Vectors passed in and out are in the whole
+// system's order.
 //
 // The systems come from the worker's cache (LocalSystemSource), as World keeps its islands'
 // systems from step to step, and the step's start-of-step work is done once: while the problem
@@ -96,6 +98,9 @@ class LocalProblem {
     const NewtonStats& internal_stats() const { return internal_stats_; }
     /// Largest barrier stiffness over the systems in use (the stiffness may grow in a solve).
     double barrier_stiffness() const;
+    /// Times this step's solves left the islands' motion bounds (each grew them and found the
+    /// islands again).
+    int island_rounds() const { return island_rounds_; }
     /// Movable bodies and active contacts of the system solve() solved last (the work measure).
     int solved_bodies() const;
     int solved_contacts() const;
@@ -116,6 +121,21 @@ class LocalProblem {
         LocalSystemRef ref;
         std::vector<int> index;
     };
+    /// The islands over bounds_: those with a shared body together (with their obstacles;
+    /// empty when no body of it is movable), each of the others alone.
+    struct Groups {
+        std::vector<int> coupled;
+        std::vector<std::vector<int>> internal;
+        int coupled_movable = 0, internal_movable = 0;
+    };
+    Groups group_islands();
+    static bool splits(const Groups& g);
+    /// A system over these whole-system indices from the source, prepared for the step.
+    Part make_part(std::vector<int> index, double kappa);
+    void set_coupled(Part part);
+    NewtonStats solve_once(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
+                           const SolverParams& inexact, const SolverParams& exact);
+    void settle(const VecX& x_prev, VecX& x, double kappa, const SolverParams& exact);
     void merge(double kappa);
     std::vector<const Part*> parts() const;
 
@@ -123,17 +143,23 @@ class LocalProblem {
     const StepInput& in_;
     LocalSystemRef whole_;
     std::vector<int> ids_;
-    std::vector<int> shared_local_;
+    std::vector<std::uint64_t> masks_;
+    std::vector<int> shared_local_;  ///< sorted
+    BroadPhase& broad_phase_;        ///< for the island search
+    LocalSystemSource source_;
     bool whole_prepared_ = false;
     double kappa_start_ = 0.0;
     std::vector<Part> internal_;      ///< one per island without shared bodies
     Part coupled_;                    ///< the islands with shared bodies (null system: none)
     std::vector<int> coupled_index_;  ///< whole system index -> coupled index (-1: not there)
     MotionBounds bounds_;
+    VecX start_;        ///< the step's start (whole order)
     VecX world_;        ///< world-size scratch for converting between system orders
     VecX round_start_;  ///< x at the start of the lag round (whole order)
     bool merged_ = false;
     bool internal_due_ = false;
+    bool unsettled_ = false;  ///< a system took a state it has not solved from
+    int island_rounds_ = 0;
     int internal_movable_ = 0, whole_movable_ = 0, coupled_movable_ = 0;
     NewtonStats internal_stats_;
     std::vector<int> scratch_;

@@ -30,6 +30,7 @@ void add_distributed(const DistributedStepStats& d, nlohmann::json& j) {
                            {"owned_mass", w.owned_mass},
                            {"newton_iterations", w.newton_iterations},
                            {"contacts", w.contacts},
+                           {"island_rounds", w.island_rounds},
                            {"t_compute", w.t_compute},
                            {"t_sync", w.t_sync},
                            {"load", w.load}});
@@ -223,6 +224,7 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
                 a.owned_mass = b.owned_mass;
                 a.newton_iterations += b.newton_iterations;
                 a.contacts = b.contacts;
+                a.island_rounds += b.island_rounds;
                 a.t_compute += b.t_compute;
                 a.t_sync += b.t_sync;
                 a.load += b.load;

@@ -19,6 +19,7 @@ struct WorkerStepStats {
     double owned_mass = 0.0;    ///< their total mass, kg
     int newton_iterations = 0;  ///< summed over its local solves
     int contacts = 0;           ///< active pairs on the worker at the end of the step
+    int island_rounds = 0;      ///< local solves that left their islands' motion bounds
     double t_compute = 0.0;     ///< local solves, CCD checks and set-up, s
     double t_sync = 0.0;        ///< packing, sending and unpacking shared-body data, s
     double load = 0.0;          ///< what the load balancer equalises (work units or seconds)
