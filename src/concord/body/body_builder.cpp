@@ -48,7 +48,7 @@ Vec12 affine_velocity(const Vec12& q, const Vec3& local_com, const Vec3& v, cons
     return affine_state(p_dot, A_dot);
 }
 
-AffineBody build_body(const BodySpec& spec) {
+AffineBody build_body(const BodySpec& spec, const AffineBody* same_shape) {
     AffineBody b;
     b.name = spec.name;
     b.motion = spec.motion;
@@ -56,12 +56,19 @@ AffineBody build_body(const BodySpec& spec) {
     b.friction = spec.friction;
     b.kinematic = spec.kinematic;
     b.external_force = spec.external_force;
+    b.stiffness = spec.material.youngs_modulus;
+    b.q_initial = affine_state(spec.position, spec.rotation);
+    if (same_shape) {
+        b.mesh = same_shape->mesh;
+        b.mass_properties = same_shape->mass_properties;
+        b.mass_matrix = same_shape->mass_matrix;
+        b.bounding_radius = same_shape->bounding_radius;
+        return b;
+    }
     b.mesh = build_shape_mesh(spec.shape, spec.name);
     require_closed_oriented(b.mesh, "body '" + spec.name + "'");
     b.mass_properties = compute_mass_properties(b.mesh, spec.material.density, "body '" + spec.name + "'");
     b.mass_matrix = affine_mass_matrix(b.mass_properties);
-    b.stiffness = spec.material.youngs_modulus;
-    b.q_initial = affine_state(spec.position, spec.rotation);
     const Vec3 c = b.mass_properties.center_of_mass;
     for (Eigen::Index v = 0; v < b.mesh.vertices.rows(); ++v)
         b.bounding_radius = std::max(b.bounding_radius, (b.mesh.vertices.row(v).transpose() - c).norm());

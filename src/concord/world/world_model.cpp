@@ -115,7 +115,14 @@ WorldModel build_world_model(const SceneSpec& spec) {
     if (!(spec.contact.dhat > 0) || !std::isfinite(spec.contact.dhat))
         throw InputError("contact.dhat must be a positive number");
     m.bodies.reserve(spec.bodies.size());
-    for (const auto& b : spec.bodies) m.bodies.push_back(build_body(b));
+    // The bodies of an array follow each other with one shape: its mesh is built and checked
+    // once.
+    for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+        const BodySpec& b = spec.bodies[i];
+        const bool same = i > 0 && b.shape == spec.bodies[i - 1].shape &&
+                          b.material.density == spec.bodies[i - 1].material.density;
+        m.bodies.push_back(build_body(b, same ? &m.bodies.back() : nullptr));
+    }
     attach_modal_parts(spec, m.bodies);
     for (const auto& p : spec.planes) {
         m.planes.push_back({p.point, p.normal.normalized()});
