@@ -23,6 +23,7 @@
 #include "concord/scene/distributed_json.hpp"
 #include "concord/scene/scene_parser.hpp"
 #include "concord/solver/solver_enum_names.hpp"
+#include "concord/distributed/admm_protocol.hpp"
 #include "concord/distributed/admm_worker.hpp"
 #include "concord/distributed/distributed_world.hpp"
 #include "concord/world/world.hpp"
@@ -306,7 +307,19 @@ int run_mpi(const RunOptions& opt, SceneSpec scene) {
     } catch (const InputError& e) {
         return fail(e.what());
     }
-    const WorldModel model = build_world_model(scene);
+    // Every rank builds the model (an invalid scene fails the same way on each); the controller
+    // alone checks that the bodies start apart, and when they do not, stops the workers, which
+    // wait for their first command.
+    const WorldModel model = build_world_model(scene, /*check_start=*/false);
+    if (transport.rank() == 0) {
+        try {
+            check_start_state(model);
+        } catch (const InputError& e) {
+            for (int w = 1; w <= workers; ++w)
+                transport.send(w, Tag::Command, encode(CommandKind::Shutdown));
+            return fail(e.what());
+        }
+    }
     try {
         if (transport.rank() != 0) {
             AdmmWorker worker(model, transport);

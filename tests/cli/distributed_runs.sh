@@ -102,5 +102,20 @@ cmp -s <(python3 -c 'import json,sys; [print(json.loads(l)["q"]) for l in open(s
 out="$(mpirun "${mpi_flags[@]}" -np 3 "$concord" run "$scene" --out "$tmp/bad5" --mpi --workers 3 2>&1)"
 rc=$?
 [ "$rc" -eq 2 ] && echo "$out" | grep -q "mpirun started 2 workers" || fail "mpi --workers mismatch: exit $rc ($out)"
+# Bodies that start intersecting: only the controller checks the start, stops the workers and
+# exits 2 with one line naming the bodies (the job must not hang waiting for them).
+python3 - "$scene" "$tmp/overlap.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+copy = dict(next(b for b in s["bodies"] if b.get("motion", "dynamic") == "dynamic"))
+copy.pop("array", None)
+copy["name"] = "intruder"
+s["bodies"].append(copy)
+json.dump(s, open(sys.argv[2], "w"))
+PY
+out="$(timeout 120 mpirun "${mpi_flags[@]}" -np 3 "$concord" run "$tmp/overlap.json" --out "$tmp/bad6" --mpi 2>&1)"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(echo "$out" | grep -c "concord:")" -eq 1 ] && echo "$out" | grep -q "intruder" ||
+    fail "mpi, bodies start intersecting: exit $rc ($out)"
 [ "$failures" -eq 0 ] || exit 1
 echo "distributed runs: in-process and MPI agree"

@@ -92,7 +92,9 @@ class LocalProblem {
     /// `exact`; their statistics, folded as one machine folds its islands', are in
     /// internal_stats() (zero iterations otherwise). Returns the statistics of the solve that
     /// depends on z (the coupled system, or the whole one); when nothing depends on z, those of
-    /// the islands, and internal_stats() is empty.
+    /// the islands, and internal_stats() is empty. When the solve leaves the islands' motion
+    /// bounds, the merged systems are solved again within the same call (see settle), so what
+    /// comes back is always a solve's result; the returned statistics then count every solve.
     NewtonStats solve(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
                       const SolverParams& inexact, const SolverParams& exact);
     const NewtonStats& internal_stats() const { return internal_stats_; }

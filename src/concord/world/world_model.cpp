@@ -107,7 +107,11 @@ WorldState WorldModel::initial_world_state() const {
     return s;
 }
 
-WorldModel build_world_model(const SceneSpec& spec) {
+void check_start_state(const WorldModel& m) {
+    check_initial_state(m.bodies, m.surface, m.initial_state(), m.planes, m.spec.contact.dhat);
+}
+
+WorldModel build_world_model(const SceneSpec& spec, bool check_start) {
     WorldModel m;
     m.spec = spec;
     if (!(spec.time_step > 0) || !std::isfinite(spec.time_step))
@@ -180,7 +184,7 @@ WorldModel build_world_model(const SceneSpec& spec) {
     m.characteristic_acceleration = g > 0 && std::isfinite(g) ? g : 9.81;
     for (auto& lever : m.lever_arms) lever = std::max(lever, 1e-9 * m.scene_scale);
 
-    check_initial_state(m.bodies, m.surface, q, m.planes, spec.contact.dhat);
+    if (check_start) check_start_state(m);
 
     m.has_friction =
         spec.contact.friction > 0 ||

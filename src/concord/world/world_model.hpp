@@ -78,8 +78,13 @@ struct WorldModel {
                                          const std::vector<int>& global_body) const;
 };
 
-/// Builds bodies (meshes, mass, stiffness) from a resolved scene and validates the initial
-/// state. Throws InputError for an invalid scene (naming the bodies at fault).
-WorldModel build_world_model(const SceneSpec& spec);
+/// Builds bodies (meshes, mass, stiffness) from a resolved scene and, with `check_start`,
+/// validates the initial state (check_start_state). Throws InputError for an invalid scene
+/// (naming the bodies at fault).
+WorldModel build_world_model(const SceneSpec& spec, bool check_start = true);
+
+/// Throws InputError when the model's bodies do not start apart (check_initial_state over the
+/// initial state). A process that is not the one to report it (an MPI worker) may skip it.
+void check_start_state(const WorldModel& model);
 
 }  // namespace concord
