@@ -60,6 +60,12 @@ struct Fixture {
         systems.back()->add_term(*terms.back());
         return {systems.back().get(), terms.back().get()};
     }
+    /// The step's start in the whole system's order (after problem()).
+    VecX start() const {
+        VecX x;
+        systems.front()->gather(q, x);
+        return x;
+    }
     std::unique_ptr<LocalProblem> problem(bool islands) {
         const LocalSystemSource source = [this](const std::vector<int>& b,
                                                 const std::vector<std::uint64_t>& m) {
@@ -70,6 +76,19 @@ struct Fixture {
                                               broad_phase, source);
     }
 };
+
+// Local solves as a worker runs them: to 1e-7 in the step norm, or at most 2 iterations.
+SolverParams exact_solve() {
+    SolverParams p;
+    p.convergence_mode = ConvergenceMode::StepNorm;
+    p.step_tol = 1e-7;
+    return p;
+}
+SolverParams inexact_solve() {
+    SolverParams p = exact_solve();
+    p.max_iterations = 2;
+    return p;
+}
 
 // Counted here: every pair (one worker).
 bool everything(int, int) {
@@ -103,8 +122,7 @@ TEST(LocalProblem, SplitByIslandsMeasuresWhatTheWholeSystemMeasures) {
     Fixture f;
     const auto split = f.problem(true);
     const auto whole = f.problem(false);
-    VecX x;
-    f.systems.front()->gather(f.q, x);  // the start, in the whole system's order
+    const VecX x = f.start();
     const LocalMeasure a = split->measure(x, everything), b = whole->measure(x, everything);
     EXPECT_GT(b.contacts, 0);
     EXPECT_EQ(a.contacts, b.contacts);
@@ -119,13 +137,8 @@ TEST(LocalProblem, SplitByIslandsMeasuresWhatTheWholeSystemMeasures) {
 TEST(LocalProblem, IslandsWithoutSharedBodiesAreSolvedOncePerRound) {
     Fixture f;
     const auto split = f.problem(true);
-    VecX x;
-    f.systems.front()->gather(f.q, x);
-    SolverParams exact;
-    exact.convergence_mode = ConvergenceMode::StepNorm;
-    exact.step_tol = 1e-7;
-    SolverParams inexact = exact;
-    inexact.max_iterations = 2;
+    VecX x = f.start();
+    const SolverParams exact = exact_solve(), inexact = inexact_solve();
     split->start_round(x, f.model.kappa_min);
     const std::vector<ConsensusTerm> terms{{2, 1e3, f.q_tilde.segment<12>(24)}};
     split->solve(x, f.model.kappa_min, terms, inexact, exact);
@@ -230,13 +243,8 @@ TEST(LocalProblem, ASolveThatLeavesItsBoundsMergesOnlyTheIslandsItReaches) {
     const auto split = f.problem(true);
     ASSERT_TRUE(split->split());
     EXPECT_EQ(split->internal_bodies(), 2);  // the far box and the column
-    VecX x;
-    f.systems.front()->gather(f.q, x);
-    SolverParams exact;
-    exact.convergence_mode = ConvergenceMode::StepNorm;
-    exact.step_tol = 1e-7;
-    SolverParams inexact = exact;
-    inexact.max_iterations = 2;
+    VecX x = f.start();
+    const SolverParams exact = exact_solve(), inexact = inexact_solve();
     split->start_round(x, f.model.kappa_min);
     VecX anchor = f.q_tilde.segment<12>(24);
     anchor[0] += 0.2;

@@ -24,6 +24,21 @@ std::vector<std::uint64_t> masks_of(const std::vector<std::uint64_t>& masks,
     return out;
 }
 
+// Adds s's work (counts and times, iterations aside) to total.
+void add_work(NewtonStats& total, const NewtonStats& s) {
+    total.line_search_trials += s.line_search_trials;
+    total.ccd_limited += s.ccd_limited;
+    total.linear_iterations += s.linear_iterations;
+    total.max_linear_residual = std::max(total.max_linear_residual, s.max_linear_residual);
+    total.psd_retries += s.psd_retries;
+    total.fallback_directions += s.fallback_directions;
+    total.t_collision += s.t_collision;
+    total.t_assembly += s.t_assembly;
+    total.t_linear += s.t_linear;
+    total.t_line_search += s.t_line_search;
+    total.t_total += s.t_total;
+}
+
 // Folds one island's statistics into the total as one machine folds its islands': the most
 // iterations of any island, the other counts and times summed, the worst status.
 void fold(NewtonStats& total, const NewtonStats& s, bool first) {
@@ -32,13 +47,7 @@ void fold(NewtonStats& total, const NewtonStats& s, bool first) {
         return;
     }
     total.iterations = std::max(total.iterations, s.iterations);
-    total.line_search_trials += s.line_search_trials;
-    total.ccd_limited += s.ccd_limited;
-    total.linear_iterations += s.linear_iterations;
-    total.t_collision += s.t_collision;
-    total.t_assembly += s.t_assembly;
-    total.t_linear += s.t_linear;
-    total.t_line_search += s.t_line_search;
+    add_work(total, s);
     if (static_cast<int>(s.status) > static_cast<int>(total.status)) {
         total.status = s.status;
         total.stop_reason = s.stop_reason;
@@ -46,21 +55,11 @@ void fold(NewtonStats& total, const NewtonStats& s, bool first) {
     total.history.clear();  // no single last update
 }
 
-// The statistics of a solve followed by another of the same system: the counts and times of
-// both, the status and last update of the second.
+// The statistics of a solve followed by another of the same system: the iterations, counts
+// and times of both, the status and last update of the second.
 NewtonStats then(const NewtonStats& first, NewtonStats next) {
     next.iterations += first.iterations;
-    next.line_search_trials += first.line_search_trials;
-    next.ccd_limited += first.ccd_limited;
-    next.linear_iterations += first.linear_iterations;
-    next.max_linear_residual = std::max(next.max_linear_residual, first.max_linear_residual);
-    next.psd_retries += first.psd_retries;
-    next.fallback_directions += first.fallback_directions;
-    next.t_collision += first.t_collision;
-    next.t_assembly += first.t_assembly;
-    next.t_linear += first.t_linear;
-    next.t_line_search += first.t_line_search;
-    next.t_total += first.t_total;
+    add_work(next, first);
     return next;
 }
 
