@@ -17,7 +17,7 @@ jobs="${JOBS:-$(nproc)}"
 
 # Every dependency comes from Debian's archive.
 packages=(
-    build-essential cmake ninja-build pkg-config git
+    build-essential cmake ninja-build pkg-config git ccache
     libeigen3-dev libtbb-dev libgmp-dev
     nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
     libassimp-dev

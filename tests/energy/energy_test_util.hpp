@@ -12,11 +12,9 @@
 namespace concord::test {
 
 inline MatX dense_hessian(const Energy& e, const VecX& q, bool project) {
-    Triplets t;
+    HessianBlocks t;
     e.add_hessian(q, t, project);
-    Eigen::SparseMatrix<double> H(q.size(), q.size());
-    H.setFromTriplets(t.begin(), t.end());
-    return MatX(H);
+    return MatX(t.sparse(q.size()));
 }
 
 inline VecX gradient_of(const Energy& e, const VecX& q) {

@@ -22,11 +22,9 @@ VecX gradient_of(const Energy& e, const VecX& q) {
 }
 
 MatX dense_hessian(const Energy& e, const VecX& q) {
-    Triplets t;
+    HessianBlocks t;
     e.add_hessian(q, t, true);
-    Eigen::SparseMatrix<double> H(q.size(), q.size());
-    H.setFromTriplets(t.begin(), t.end());
-    return MatX(H);
+    return MatX(t.sparse(q.size()));
 }
 
 VecX random_vector(std::mt19937& rng, int n) {

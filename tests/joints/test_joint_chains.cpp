@@ -85,7 +85,7 @@ public:
         orthogonality->add_gradient(x, g);
         joints->add_gradient(x, g);
     }
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H, bool project) override {
+    void hessian(const VecX& x, HessianBlocks& H, bool project) override {
         inertia->add_hessian(x, H, project);
         orthogonality->add_hessian(x, H, project);
         joints->add_hessian(x, H, project);

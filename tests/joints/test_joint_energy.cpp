@@ -67,11 +67,9 @@ VecX gradient_of(const Energy& e, const VecX& q) {
 }
 
 MatX hessian_of(const Energy& e, const VecX& q, bool project) {
-    Triplets t;
+    HessianBlocks t;
     e.add_hessian(q, t, project);
-    Eigen::SparseMatrix<double> H(q.size(), q.size());
-    H.setFromTriplets(t.begin(), t.end());
-    return MatX(H);
+    return MatX(t.sparse(q.size()));
 }
 
 /// DoF mask of the movable bodies (their affine and modal blocks).

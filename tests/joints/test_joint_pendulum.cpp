@@ -32,7 +32,7 @@ public:
     void gradient(const VecX& x, VecX& g) override {
         for (const Energy* t : terms) t->add_gradient(x, g);
     }
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H, bool project) override {
+    void hessian(const VecX& x, HessianBlocks& H, bool project) override {
         for (const Energy* t : terms) t->add_hessian(x, H, project);
     }
     double max_step(const VecX&, const VecX&) override { return 1.0; }

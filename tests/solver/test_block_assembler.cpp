@@ -1,11 +1,13 @@
-// The Newton system's assembly (BlockAssembler) against Eigen's setFromTriplets, bit for bit,
-// and the LDLT's reused symbolic analysis (LinearSolverWorkspace) against a fresh LDLT.
+// The Newton system's assembly (BlockAssembler) against Eigen's setFromTriplets over every block
+// entry, bit for bit, and the LDLT's reused symbolic analysis (LinearSolverWorkspace) against a
+// fresh LDLT.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <random>
 
 #include "concord/solver/block_assembler.hpp"
+#include "concord/math/types.hpp"
 #include "concord/solver/linear_solver.hpp"
 
 using namespace concord;
@@ -14,10 +16,10 @@ namespace {
 
 using Triplets = std::vector<Eigen::Triplet<double>>;
 
-// The reference: setFromTriplets over the free rows and columns.
-SparseMatrix reference(const Triplets& t, const std::vector<int>& index, int free) {
+// The reference: setFromTriplets over every entry of every block, free rows and columns only.
+SparseMatrix reference(const HessianBlocks& blocks, const std::vector<int>& index, int free) {
     Triplets f;
-    for (const auto& x : t) {
+    for (const auto& x : blocks.triplets()) {
         const int r = index[static_cast<std::size_t>(x.row())];
         const int c = index[static_cast<std::size_t>(x.col())];
         if (r >= 0 && c >= 0) f.emplace_back(r, c, x.value());
@@ -42,35 +44,39 @@ void expect_identical(const SparseMatrix& a, const SparseMatrix& b) {
     }
 }
 
-// Triplets as the energies emit them: dense blocks (zeros skipped) at block-aligned positions,
-// many blocks repeated (so entries have several addends of mixed magnitude whose sum depends
-// on the order), a few blocks with exact zeros and cancelling pairs, and some stray triplets
-// at unaligned positions.
-Triplets random_triplets(int n, int block, std::mt19937& rng) {
-    std::uniform_int_distribution<int> pick_block(0, (n + block - 1) / block - 1);
+// Blocks as the energies write them: dense 12 x 12 blocks at aligned positions, many repeated
+// (so entries have several addends of mixed magnitude whose sum depends on the order), some
+// with exact zeros and cancelling pairs; unaligned blocks of other sizes (modal and joint
+// blocks) that straddle the 12-grid; and single entries anywhere.
+HessianBlocks random_blocks(int n, std::mt19937& rng) {
+    std::uniform_int_distribution<int> pick_block(0, n / 12 - 1);
     std::uniform_int_distribution<int> pick(0, n - 1);
+    std::uniform_int_distribution<int> size(1, 9);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     std::uniform_int_distribution<int> scale(-20, 20);
-    Triplets t;
+    auto value = [&] { return std::ldexp(u(rng), scale(rng)); };
+    HessianBlocks h;
     for (int k = 0; k < 60; ++k) {
         const int bi = pick_block(rng), bj = pick_block(rng);
-        for (int j = 0; j < block; ++j)
-            for (int i = 0; i < block; ++i) {
-                const int r = bi * block + i, c = bj * block + j;
-                if (r >= n || c >= n) continue;
-                if ((i + j + k) % 7 == 0) continue;  // a zero the emitter skips
-                t.emplace_back(r, c, std::ldexp(u(rng), scale(rng)));
-            }
+        Mat12 B;
+        for (int j = 0; j < 12; ++j)
+            for (int i = 0; i < 12; ++i) B(i, j) = (i + j + k) % 7 == 0 ? 0.0 : value();
+        h.add(12 * bi, 12 * bj, B);
         if (k % 10 == 0) {  // an entry that sums to exactly zero stays stored
-            const int r = bi * block, c = bj * block;
-            if (r < n && c < n) {
-                t.emplace_back(r, c, 0.375);
-                t.emplace_back(r, c, -0.375);
-            }
+            h.add(12 * bi, 12 * bj, 0.375);
+            h.add(12 * bi, 12 * bj, -0.375);
+        }
+        if (k % 4 == 0) {  // a block off the grid, clipped to the matrix
+            const int r = pick(rng), c = pick(rng);
+            const int rows = std::min(size(rng), n - r), cols = std::min(size(rng), n - c);
+            MatX M(rows, cols);
+            for (int j = 0; j < cols; ++j)
+                for (int i = 0; i < rows; ++i) M(i, j) = value();
+            h.add(r, c, M);
         }
     }
-    for (int k = 0; k < 40; ++k) t.emplace_back(pick(rng), pick(rng), u(rng));
-    return t;
+    for (int k = 0; k < 40; ++k) h.add(pick(rng), pick(rng), u(rng));
+    return h;
 }
 
 }  // namespace
@@ -78,7 +84,7 @@ Triplets random_triplets(int n, int block, std::mt19937& rng) {
 TEST(BlockAssembler, MatchesSetFromTripletsBitForBit) {
     std::mt19937 rng(7);
     for (int trial = 0; trial < 40; ++trial) {
-        const int block = trial % 4 == 3 ? 5 : 12;  // 5: triplet blocks not aligned to it
+        const int block = trial % 4 == 3 ? 5 : 12;  // 5: the blocks are not aligned to it
         const int n = 12 * (1 + trial % 9) + (trial % 5 == 4 ? 7 : 0);
         std::vector<int> index(static_cast<std::size_t>(n));
         int free = 0;
@@ -87,14 +93,14 @@ TEST(BlockAssembler, MatchesSetFromTripletsBitForBit) {
             const bool fixed = trial % 3 == 1 ? (i / 12) % 3 == 1 : (trial % 3 == 2 && i % 11 == 3);
             index[static_cast<std::size_t>(i)] = fixed ? -1 : free++;
         }
-        const Triplets t = random_triplets(n, 12, rng);
+        const HessianBlocks t = random_blocks(n, rng);
         BlockAssembler a(index, free, block);
         SparseMatrix H;
         a.assemble(t, H);
         SCOPED_TRACE(testing::Message() << "trial " << trial << ", n " << n);
         expect_identical(H, reference(t, index, free));
         // The assembler's buffers are reused: a second, different assembly is still exact.
-        const Triplets t2 = random_triplets(n, 12, rng);
+        const HessianBlocks t2 = random_blocks(n, rng);
         a.assemble(t2, H);
         expect_identical(H, reference(t2, index, free));
     }
@@ -103,13 +109,40 @@ TEST(BlockAssembler, MatchesSetFromTripletsBitForBit) {
 TEST(BlockAssembler, EmptyAndAllFixedSystems) {
     BlockAssembler a({0, 1, 2}, 3, 12);
     SparseMatrix H;
-    a.assemble({}, H);
+    a.assemble(HessianBlocks{}, H);
     EXPECT_EQ(H.rows(), 3);
     EXPECT_EQ(H.nonZeros(), 0);
     BlockAssembler fixed({-1, -1}, 0, 12);
-    fixed.assemble({{0, 0, 1.0}, {1, 0, 2.0}}, H);
+    HessianBlocks two;
+    two.add(0, 0, 1.0);
+    two.add(1, 0, 2.0);
+    fixed.assemble(two, H);
     EXPECT_EQ(H.rows(), 0);
     EXPECT_EQ(H.nonZeros(), 0);
+}
+
+TEST(HessianBlocks, KeepsEveryEntryAndScalesFromABlockOn) {
+    HessianBlocks h;
+    Mat3 A;
+    A << 1, 0, 2, 0, 3, 0, 4, 0, 5;
+    h.add(3, 6, A);
+    h.add(0, 0, 7.0);
+    HessianBlocks tail;
+    tail.add(1, 1, Eigen::Matrix2d::Constant(2.0));
+    h.append(tail);
+    h.scale_from(1, 10.0);
+    ASSERT_EQ(h.size(), 3u);
+    const auto t = h.triplets();
+    ASSERT_EQ(t.size(), 9u + 1u + 4u);  // zeros included
+    EXPECT_EQ(t[2].row(), 5);            // column-major: (3..5, 6) first
+    EXPECT_EQ(t[2].col(), 6);
+    EXPECT_EQ(t[2].value(), 4.0);
+    EXPECT_EQ(t[9].value(), 70.0);       // scaled from block 1 on
+    EXPECT_EQ(t[10].value(), 20.0);
+    const MatX H(h.sparse(9));
+    EXPECT_EQ(H(3, 8), 2.0);             // block 0 is not scaled
+    EXPECT_EQ(H(0, 0), 70.0);
+    EXPECT_EQ(H(1, 2), 20.0);
 }
 
 TEST(LinearSolverWorkspace, ReusedAnalysisGivesTheFreshFactorisationBitForBit) {

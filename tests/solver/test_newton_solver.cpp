@@ -30,9 +30,9 @@ class QuarticProblem : public NewtonProblem {
         const VecX d = x - c;
         g += (d.array().pow(3) + d.array()).matrix();
     }
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H, bool) override {
+    void hessian(const VecX& x, HessianBlocks& H, bool) override {
         const VecX d = x - c;
-        for (Eigen::Index i = 0; i < x.size(); ++i) H.emplace_back(i, i, 3 * d[i] * d[i] + 1);
+        for (Eigen::Index i = 0; i < x.size(); ++i) H.add(i, i, 3 * d[i] * d[i] + 1);
     }
     double max_step(const VecX& x, const VecX& dx) override {
         if (dx[0] <= 0 || !std::isfinite(wall)) return 1.0;
@@ -58,11 +58,11 @@ class DoubleWellProblem final : public NewtonProblem {
     void gradient(const VecX& x, VecX& g) override {
         g += ((x.array() - c) + x.array().cube() - 4 * x.array()).matrix();
     }
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H, bool project) override {
+    void hessian(const VecX& x, HessianBlocks& H, bool project) override {
         projected_calls.push_back(project);
         for (Eigen::Index i = 0; i < x.size(); ++i) {
             const double well = 3 * x[i] * x[i] - 4;
-            H.emplace_back(i, i, 1.0 + (project ? std::max(well, 0.0) : well));
+            H.add(i, i, 1.0 + (project ? std::max(well, 0.0) : well));
         }
     }
     double max_step(const VecX&, const VecX&) override { return 1.0; }
@@ -333,8 +333,8 @@ class UnboundedProblem final : public NewtonProblem {
     void begin_iteration(const VecX&) override {}
     double energy(const VecX& x) override { return -0.5 * x.squaredNorm(); }
     void gradient(const VecX& x, VecX& g) override { g -= x; }
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H, bool) override {
-        for (Eigen::Index i = 0; i < x.size(); ++i) H.emplace_back(i, i, -1.0);
+    void hessian(const VecX& x, HessianBlocks& H, bool) override {
+        for (Eigen::Index i = 0; i < x.size(); ++i) H.add(i, i, -1.0);
     }
     double max_step(const VecX&, const VecX&) override { return 1.0; }
     double step_measure(const VecX& dx) override { return dx.norm(); }

@@ -438,12 +438,12 @@ void AdmmWorker::find_shared_bodies(Run& run) {
     // step's start (PSD-projected, as the solver sees it).
     if (cmd.spec.penalty == PenaltyRule::Stiffness && !shared.empty()) {
         StepSystem& sys = run.problem->whole();
-        Triplets H;
-        sys.hessian_triplets(sys.start(), H);
+        HessianBlocks H;
+        sys.hessian_blocks(sys.start(), H);
         std::vector<Mat12> blocks(shared.size(), Mat12::Zero());
         std::map<int, std::size_t> slot;
         for (std::size_t e = 0; e < shared.size(); ++e) slot[shared[e].local] = e;
-        for (const auto& t : H) {
+        for (const auto& t : H.triplets()) {
             const int br = t.row() / 12, bc = t.col() / 12;
             if (br != bc) continue;
             auto it = slot.find(br);

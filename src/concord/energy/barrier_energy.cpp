@@ -147,11 +147,11 @@ template <int N, typename Contact, typename Eval, typename StencilOf>
 void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, const VecX& q,
                 Eval&& eval,
                 StencilOf&& stencil_of, const std::vector<bool>& movable, bool project,
-                Triplets& H) {
-    std::vector<Triplets> chunk_triplets(num_chunks(contacts.size()));
+                HessianBlocks& H) {
+    std::vector<HessianBlocks> chunk_blocks(num_chunks(contacts.size()));
     auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
     for_each_chunk(contacts.size(), [&](std::size_t b, std::size_t e, std::size_t c) {
-        Triplets& out = chunk_triplets[c];
+        HessianBlocks& out = chunk_blocks[c];
         for (std::size_t i = b; i < e; ++i) {
             Mat<3 * N> h = eval(contacts[i]).hessian;
             // Pair barriers depend on differences of their points only: project in the
@@ -166,7 +166,7 @@ void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, c
             st.scatter_hessian(h, out, is_movable);
         }
     });
-    for (auto& t : chunk_triplets) H.insert(H.end(), t.begin(), t.end());
+    for (const auto& t : chunk_blocks) H.append(t);
 }
 
 }  // namespace
@@ -193,7 +193,7 @@ void BarrierEnergy::add_gradient(const VecX& q, VecX& g) const {
         [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_, g);
 }
 
-void BarrierEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) const {
+void BarrierEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const {
     if (!contacts_) return;
     const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_, replication_};
     const auto& f = surface_.mesh.faces;

@@ -26,7 +26,7 @@ public:
     std::string name() const override { return "barrier"; }
     double value(const VecX& q) const override;
     void add_gradient(const VecX& q, VecX& g) const override;
-    void add_hessian(const VecX& q, Triplets& H, bool project_psd) const override;
+    void add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const override;
 
     /// Normal force magnitude kappa |db/dd| (the scalar friction uses as lambda), per contact in
     /// the order point_triangle, edge_edge, point_plane.

@@ -93,13 +93,13 @@ void JointStencil::scatter_gradient(const VecX& g_local, VecX& g,
         if (movable[r.body]) g.segment(r.global, r.length) += g_local.segment(r.local, r.length);
 }
 
-void JointStencil::scatter_hessian(const MatX& H_local, Triplets& H,
+void JointStencil::scatter_hessian(const MatX& H_local, HessianBlocks& H,
                                    const std::vector<bool>& movable) const {
     for (const Range& a : ranges_) {
         if (!movable[a.body]) continue;
         for (const Range& b : ranges_) {
             if (!movable[b.body]) continue;
-            add_block(H, a.global, b.global, H_local.block(a.local, b.local, a.length, b.length));
+            H.add(a.global, b.global, H_local.block(a.local, b.local, a.length, b.length));
         }
     }
 }

@@ -74,8 +74,8 @@ public:
 
     /// g[global] += g_local for every movable local DoF.
     void scatter_gradient(const VecX& g_local, VecX& g, const std::vector<bool>& movable) const;
-    /// Appends H_local's entries between movable local DoFs (add_block per contiguous range).
-    void scatter_hessian(const MatX& H_local, Triplets& H, const std::vector<bool>& movable) const;
+    /// Appends H_local's entries between movable local DoFs (a block per pair of contiguous ranges).
+    void scatter_hessian(const MatX& H_local, HessianBlocks& H, const std::vector<bool>& movable) const;
 
 private:
     /// A contiguous run of local DoFs that is also contiguous in q.

@@ -42,12 +42,12 @@ void ConsensusEnergy::add_gradient(const VecX& q, VecX& g) const {
     }
 }
 
-void ConsensusEnergy::add_hessian(const VecX& /*q*/, Triplets& H, bool /*project_psd*/) const {
+void ConsensusEnergy::add_hessian(const VecX& /*q*/, HessianBlocks& H, bool /*project_psd*/) const {
     // rho I and rho W: positive definite already.
     for (const ConsensusTerm& t : terms_) {
-        for (int k = 0; k < 12; ++k) H.emplace_back(12 * t.body + k, 12 * t.body + k, t.rho);
+        H.add(12 * t.body, 12 * t.body, t.rho * Mat12::Identity());
         if (modes_of(t) > 0)
-            add_block(H, t.modal_offset, t.modal_offset, t.rho * *t.modal_metric);
+            H.add(t.modal_offset, t.modal_offset, t.rho * *t.modal_metric);
     }
 }
 

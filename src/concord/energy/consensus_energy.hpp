@@ -31,7 +31,7 @@ class ConsensusEnergy final : public Energy {
     std::string name() const override { return "consensus"; }
     double value(const VecX& q) const override;
     void add_gradient(const VecX& q, VecX& g) const override;
-    void add_hessian(const VecX& q, Triplets& H, bool project_psd) const override;
+    void add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const override;
 
   private:
     std::vector<ConsensusTerm> terms_;

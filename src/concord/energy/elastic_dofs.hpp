@@ -30,11 +30,14 @@ struct ElasticDofs {
         out.segment<12>(12 * body) += g.head<12>();
         out.segment(modal_offset, num_modes) += g.tail(num_modes);
     }
-    /// Triplets of the dense block B (size() square) at the body's DoFs.
-    void add_hessian_block(const MatX& B, Triplets& out) const {
-        for (int j = 0; j < size(); ++j)
-            for (int i = 0; i < size(); ++i)
-                if (B(i, j) != 0.0) out.emplace_back(index(i), index(j), B(i, j));
+    /// The dense block B (size() square) at the body's DoFs: its affine and modal parts.
+    void add_hessian_block(const MatX& B, HessianBlocks& out) const {
+        const int a = 12 * body;
+        out.add(a, a, B.topLeftCorner(12, 12));
+        if (num_modes == 0) return;
+        out.add(a, modal_offset, B.topRightCorner(12, num_modes));
+        out.add(modal_offset, a, B.bottomLeftCorner(num_modes, 12));
+        out.add(modal_offset, modal_offset, B.bottomRightCorner(num_modes, num_modes));
     }
 };
 

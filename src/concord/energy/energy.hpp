@@ -5,23 +5,13 @@
 // energies and never sees bodies; which DoFs are free is the solver's business.
 #pragma once
 
-#include <Eigen/SparseCore>
 #include <string>
 #include <vector>
 
+#include "concord/math/hessian_blocks.hpp"
 #include "concord/math/types.hpp"
 
 namespace concord {
-
-using Triplets = std::vector<Eigen::Triplet<double>>;
-
-/// Appends the dense block B at (row0, col0) to a triplet list.
-template <typename Derived>
-void add_block(Triplets& t, int row0, int col0, const Eigen::MatrixBase<Derived>& B) {
-    for (int j = 0; j < B.cols(); ++j)
-        for (int i = 0; i < B.rows(); ++i)
-            if (B(i, j) != 0.0) t.emplace_back(row0 + i, col0 + j, B(i, j));
-}
 
 class Energy {
 public:
@@ -31,7 +21,7 @@ public:
     /// g += dE/dq
     virtual void add_gradient(const VecX& q, VecX& g) const = 0;
     /// Appends d2E/dq2 (each local block replaced by its PSD projection when project_psd).
-    virtual void add_hessian(const VecX& q, Triplets& H, bool project_psd) const = 0;
+    virtual void add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const = 0;
 };
 
 }  // namespace concord

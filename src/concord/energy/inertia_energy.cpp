@@ -22,10 +22,10 @@ void InertiaEnergy::add_gradient(const VecX& q, VecX& g) const {
     }
 }
 
-void InertiaEnergy::add_hessian(const VecX&, Triplets& H, bool) const {
+void InertiaEnergy::add_hessian(const VecX&, HessianBlocks& H, bool) const {
     // M is symmetric positive definite already: nothing to project.
     for (std::size_t b = 0; b < masses_.size(); ++b)
-        if (dynamic_[b]) add_block(H, 12 * static_cast<int>(b), 12 * static_cast<int>(b), masses_[b]);
+        if (dynamic_[b]) H.add(12 * static_cast<int>(b), 12 * static_cast<int>(b), masses_[b]);
 }
 
 }  // namespace concord

@@ -23,7 +23,7 @@ public:
     std::string name() const override { return name_; }
     double value(const VecX& q) const override;
     void add_gradient(const VecX& q, VecX& g) const override;
-    void add_hessian(const VecX& q, Triplets& H, bool project_psd) const override;
+    void add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const override;
 
 private:
     std::vector<Mat12> masses_;

@@ -296,7 +296,7 @@ void JointEnergy::add_gradient(const VecX& q, VecX& g) const {
         j.stencil.scatter_gradient(j.share * evaluate(j, q, 1).g, g, movable_);
 }
 
-void JointEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) const {
+void JointEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const {
     for (const Joint& j : joints_) {
         Local local = evaluate(j, q, 2);
         local.H *= j.share;

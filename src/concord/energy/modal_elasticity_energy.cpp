@@ -32,10 +32,10 @@ void ModalElasticityEnergy::add_gradient(const VecX& q, VecX& g) const {
     }
 }
 
-void ModalElasticityEnergy::add_hessian(const VecX&, Triplets& H, bool) const {
+void ModalElasticityEnergy::add_hessian(const VecX&, HessianBlocks& H, bool) const {
     for (const ModalElasticityBody& b : bodies_) {
         const MatX B = h_ * h_ * b.stiffness + h_ * b.damping;
-        add_block(H, b.dofs.modal_offset, b.dofs.modal_offset, B);
+        H.add(b.dofs.modal_offset, b.dofs.modal_offset, B);
     }
 }
 

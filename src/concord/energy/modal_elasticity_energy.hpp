@@ -29,7 +29,7 @@ public:
     double value(const VecX& q) const override;
     void add_gradient(const VecX& q, VecX& g) const override;
     /// h^2 K + h C: constant, and PSD for PSD K and C (nothing to project).
-    void add_hessian(const VecX& q, Triplets& H, bool project_psd) const override;
+    void add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const override;
 
 private:
     std::vector<ModalElasticityBody> bodies_;

@@ -53,13 +53,13 @@ void OrthogonalityEnergy::add_gradient(const VecX& q, VecX& g) const {
     }
 }
 
-void OrthogonalityEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) const {
+void OrthogonalityEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const {
     for (std::size_t b = 0; b < weights_.size(); ++b) {
         if (weights_[b] == 0.0) continue;
         Mat9 h = weights_[b] * orthogonality_hessian(affine_matrix(q.segment<12>(12 * b)));
         if (project_psd) h = project_to_psd<9>(h);
         const int o = 12 * static_cast<int>(b) + 3;
-        add_block(H, o, o, h);
+        H.add(o, o, h);
     }
 }
 

@@ -47,7 +47,7 @@ void ReducedInertiaEnergy::add_gradient(const VecX& q, VecX& g) const {
     }
 }
 
-void ReducedInertiaEnergy::add_hessian(const VecX& q, Triplets& H, bool project_psd) const {
+void ReducedInertiaEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const {
     for (std::size_t i = 0; i < bodies_.size(); ++i) {
         const ElasticDofs& d = bodies_[i].dofs;
         const VecX s = d.gather(q);

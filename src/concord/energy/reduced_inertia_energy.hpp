@@ -28,7 +28,7 @@ public:
     void add_gradient(const VecX& q, VecX& g) const override;
     /// J^T M_z J plus the bilinear term d2 z / dA d eta contracted with M_z (z - z~); the body
     /// block is PSD-projected when project_psd (the bilinear term can make it indefinite).
-    void add_hessian(const VecX& q, Triplets& H, bool project_psd) const override;
+    void add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const override;
 
 private:
     std::vector<ReducedInertiaBody> bodies_;

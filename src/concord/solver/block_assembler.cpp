@@ -23,32 +23,45 @@ int BlockAssembler::slot_of(std::int64_t block_row, std::int64_t block_col) {
     return it->second;
 }
 
-void BlockAssembler::assemble(const std::vector<Eigen::Triplet<double>>& triplets,
-                              SparseMatrix& H) {
+void BlockAssembler::assemble(const HessianBlocks& blocks, SparseMatrix& H) {
     slot_.clear();
     keys_.clear();
     values_.clear();
     touched_.clear();
     const std::int64_t b = block_;
-    // Triplets of one block come in runs (add_block writes a block at a time): look the block
-    // up once per run.
-    std::int64_t last_row = -1, last_col = -1;
-    std::size_t base = 0;
-    for (const auto& t : triplets) {
-        const std::int64_t br = t.row() / b, bc = t.col() / b;
-        if (br != last_row || bc != last_col) {
-            last_row = br;
-            last_col = bc;
-            base = static_cast<std::size_t>(slot_of(br, bc)) * static_cast<std::size_t>(b * b);
+    const std::size_t bb = static_cast<std::size_t>(b * b);
+    for (const HessianBlocks::Block& blk : blocks.blocks()) {
+        const double* v = blocks.values(blk);
+        if (blk.rows == b && blk.cols == b && blk.row % b == 0 && blk.col % b == 0) {
+            // Aligned: the block is its slot's layout (column-major), added at once.
+            const std::size_t base = static_cast<std::size_t>(slot_of(blk.row / b, blk.col / b)) * bb;
+            double* out = values_.data() + base;
+            std::uint8_t* seen = touched_.data() + base;
+            // An entry's first addend is stored as is (not added to 0), as setFromTriplets does.
+            for (std::size_t k = 0; k < bb; ++k) {
+                out[k] = seen[k] ? out[k] + v[k] : v[k];
+                seen[k] = 1;
+            }
+            continue;
         }
-        const std::size_t k = base + static_cast<std::size_t>((t.col() - bc * b) * b + (t.row() - br * b));
-        // The first triplet of an entry is stored as is (not added to 0), as setFromTriplets does.
-        if (touched_[k]) {
-            values_[k] += t.value();
-        } else {
-            values_[k] = t.value();
-            touched_[k] = 1;
-        }
+        // Anywhere else (modal blocks, joints' ranges, single entries): entry by entry, the
+        // slot looked up once per run of entries in the same slot.
+        std::int64_t last_row = -1, last_col = -1;
+        std::size_t base = 0;
+        for (int j = 0; j < blk.cols; ++j)
+            for (int i = 0; i < blk.rows; ++i) {
+                const std::int64_t r = blk.row + i, c = blk.col + j;
+                const std::int64_t br = r / b, bc = c / b;
+                if (br != last_row || bc != last_col) {
+                    last_row = br;
+                    last_col = bc;
+                    base = static_cast<std::size_t>(slot_of(br, bc)) * bb;
+                }
+                const std::size_t k = base + static_cast<std::size_t>((c - bc * b) * b + (r - br * b));
+                const double x = v[static_cast<std::size_t>(j * blk.rows + i)];
+                values_[k] = touched_[k] ? values_[k] + x : x;
+                touched_[k] = 1;
+            }
     }
 
     order_.resize(keys_.size());

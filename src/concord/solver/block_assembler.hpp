@@ -1,15 +1,16 @@
-// Assembly of a Newton Hessian from triplets into the compressed matrix over the unknowns.
+// Assembly of a Newton Hessian from the energies' dense blocks into the compressed matrix over
+// the unknowns.
 //
-// The energies emit their Hessians as triplets of dense body blocks (12 x 12 for an affine
-// body, several per contact pair), so one system holds millions of triplets of a few thousand
-// blocks. Eigen's setFromTriplets sorts every triplet through a transposed copy; this
-// accumulator instead sums each triplet into its dense block (found once per run of triplets of
-// the same block) and writes the compressed columns from the blocks in order.
+// The energies write their Hessians as dense body blocks (12 x 12 for an affine body, four per
+// contact pair: HessianBlocks), so one system holds a few hundred thousand blocks that sum into
+// a few thousand. Eigen's setFromTriplets would sort every entry through a transposed copy; this
+// accumulator adds each aligned block into its slot at once (one lookup per block; others entry
+// by entry) and writes the compressed columns from the slots in order.
 //
-// The result is the matrix setFromTriplets would build, bit for bit: the same stored entries
-// (exactly those some triplet touched, also when they sum to zero) and the same values (each
-// entry's triplets summed in triplet order, starting from the first one), so the linear
-// solver's ordering and every rounding stay as they were.
+// The result is the matrix setFromTriplets would build from every block entry, bit for bit: the
+// same stored entries (exactly those some block holds, also when they are or sum to zero) and the
+// same values (each entry's addends summed in block order), so the assembly is deterministic
+// and independent of how the slots are found.
 #pragma once
 
 #include <Eigen/SparseCore>
@@ -17,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "concord/math/hessian_blocks.hpp"
 #include "concord/solver/sparse_matrix.hpp"
 
 namespace concord {
@@ -28,8 +30,8 @@ class BlockAssembler {
     /// mismatch only makes it slower).
     BlockAssembler(std::vector<int> free_index, int num_free, int block);
 
-    /// H = the triplets (over the full rows/columns) restricted to the unknowns, summed.
-    void assemble(const std::vector<Eigen::Triplet<double>>& triplets, SparseMatrix& H);
+    /// H = the blocks (over the full rows/columns) restricted to the unknowns, summed.
+    void assemble(const HessianBlocks& blocks, SparseMatrix& H);
 
   private:
     int slot_of(std::int64_t block_row, std::int64_t block_col);
@@ -41,7 +43,7 @@ class BlockAssembler {
     std::unordered_map<std::int64_t, int> slot_;  ///< block key -> slot, cleared per assembly
     std::vector<std::int64_t> keys_;              ///< per slot: its key (column-major order)
     std::vector<double> values_;                  ///< per slot: block_ x block_, column-major
-    std::vector<std::uint8_t> touched_;           ///< per slot entry: some triplet wrote it
+    std::vector<std::uint8_t> touched_;           ///< per slot entry: some block holds it
     std::vector<int> order_;                      ///< slots sorted by (block column, block row)
     std::vector<int> outer_, inner_;
     std::vector<double> data_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "concord/math/hessian_blocks.hpp"
 #include "concord/math/types.hpp"
 
 namespace concord {
@@ -28,9 +29,9 @@ class NewtonProblem {
     virtual double energy(const VecX& x) = 0;
     /// g += dE/dq at the iterate passed to begin_iteration.
     virtual void gradient(const VecX& x, VecX& g) = 0;
-    /// Triplets of the Hessian over the full DoF vector at the iterate; every local block
+    /// Appends the Hessian's blocks over the full DoF vector at the iterate; every local block
     /// replaced by its PSD projection when project_psd.
-    virtual void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H,
+    virtual void hessian(const VecX& x, HessianBlocks& H,
                          bool project_psd) = 0;
     /// g = dE/dq at a trial point on the segment of the last max_step (residual-based line
     /// searches); false when x is not admissible. The default suits problems whose gradient

@@ -16,12 +16,12 @@ double seconds_since(SolverClock::time_point t0) {
 }
 
 // The unknowns' slice of the full DoF vector and the assembled Newton system over it. The
-// triplets' buffer, the block accumulator and the LDLT's symbolic analysis live as long as
+// blocks' buffer, the block accumulator and the LDLT's symbolic analysis live as long as
 // the solve, so the iterations reuse them.
 struct FreeSystem {
     std::vector<int> index;  ///< full DoF -> unknown, -1 when fixed
     int size = 0;
-    std::vector<Eigen::Triplet<double>> triplets;
+    HessianBlocks blocks;
     SparseMatrix H;
     std::optional<BlockAssembler> assembler;
     LinearSolverWorkspace linear;
@@ -45,9 +45,9 @@ struct FreeSystem {
         return out;
     }
     void assemble(NewtonProblem& problem, const VecX& x, bool project) {
-        triplets.clear();
-        problem.hessian(x, triplets, project);
-        assembler->assemble(triplets, H);
+        blocks.clear();
+        problem.hessian(x, blocks, project);
+        assembler->assemble(blocks, H);
     }
 };
 

@@ -117,13 +117,12 @@ void IncrementalPotential::split_gradients(const VecX& q, VecX& g_rest, VecX& g_
     g_barrier_unit = kappa > 0 ? VecX(gb / kappa) : VecX(gb);
 }
 
-void IncrementalPotential::hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H,
+void IncrementalPotential::hessian(const VecX& x, HessianBlocks& H,
                                    bool project_psd) {
     const double h2 = config_.time_step * config_.time_step;
     const std::size_t before = H.size();
     orthogonality_.add_hessian(x, H, project_psd);
-    for (std::size_t i = before; i < H.size(); ++i)
-        H[i] = Eigen::Triplet<double>(H[i].row(), H[i].col(), h2 * H[i].value());
+    H.scale_from(before, h2);
     inertia_.add_hessian(x, H, project_psd);
     kinematic_target_.add_hessian(x, H, project_psd);
     barrier_.add_hessian(x, H, project_psd);

@@ -74,7 +74,7 @@ class IncrementalPotential final : public NewtonProblem {
     void begin_iteration(const VecX& x) override;
     double energy(const VecX& x) override;
     void gradient(const VecX& x, VecX& g) override;
-    void hessian(const VecX& x, std::vector<Eigen::Triplet<double>>& H, bool project_psd) override;
+    void hessian(const VecX& x, HessianBlocks& H, bool project_psd) override;
     bool trial_gradient(const VecX& x, VecX& g) override;
     double max_step(const VecX& x, const VecX& dx) override;
     double step_measure(const VecX& dx) override;

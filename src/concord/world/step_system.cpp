@@ -353,7 +353,7 @@ void StepSystem::measure(const VecX& x, SystemStepResult& r) {
     if (joints_) r.joint_residual = max_joint_residual(joints_->residuals(x));
 }
 
-void StepSystem::hessian_triplets(const VecX& x, Triplets& H) {
+void StepSystem::hessian_blocks(const VecX& x, HessianBlocks& H) {
     potential_->refresh_contacts(x);
     potential_->begin_iteration(x);
     potential_->hessian(x, H, true);

@@ -149,7 +149,7 @@ class StepSystem {
     /// statistics).
     void measure(const VecX& x, SystemStepResult& r);
     /// Hessian of the potential at x (PSD-projected), for stiffness estimates.
-    void hessian_triplets(const VecX& x, Triplets& H);
+    void hessian_blocks(const VecX& x, HessianBlocks& H);
     /// Active contacts at the last evaluated state (after measure()) and the surface they index.
     const ContactSet& contacts() const { return potential_->contacts(); }
     const ContactSurface& surface() const { return *surface_; }

@@ -1,0 +1,95 @@
+// A Hessian as the energies write it: dense blocks at (row, col) of the full DoF vector.
+//
+// A contact pair adds four 12 x 12 body blocks, a body its 9 x 9 orthogonality block; a dense
+// pile writes millions of entries per Newton iteration. Kept as blocks (one header and a
+// column-major run of values each), they cost a tenth of the memory of one (row, col, value)
+// triplet per entry, and the assembler (solver/block_assembler.hpp) adds a whole block into its
+// slot at once instead of looking each entry up.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <cstddef>
+#include <vector>
+
+namespace concord {
+
+class HessianBlocks {
+  public:
+    struct Block {
+        int row = 0, col = 0;    ///< position of the block's first entry
+        int rows = 0, cols = 0;  ///< its size
+        std::size_t offset = 0;  ///< its values, column-major, at values()[offset]
+    };
+
+    /// Adds the dense block B at (row0, col0). Every entry is kept, zeros included: a block's
+    /// entries are stored in the assembled matrix whatever their values.
+    template <typename Derived>
+    void add(int row0, int col0, const Eigen::MatrixBase<Derived>& B) {
+        const int rows = static_cast<int>(B.rows()), cols = static_cast<int>(B.cols());
+        if (rows == 0 || cols == 0) return;
+        const std::size_t offset = values_.size();
+        blocks_.push_back({row0, col0, rows, cols, offset});
+        values_.resize(offset + static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+        Eigen::Map<Eigen::MatrixXd>(values_.data() + offset, rows, cols) = B;
+    }
+    /// A single entry (a 1 x 1 block).
+    void add(int row, int col, double value) {
+        blocks_.push_back({row, col, 1, 1, values_.size()});
+        values_.push_back(value);
+    }
+
+    /// Appends every block of `other`, in its order.
+    void append(const HessianBlocks& other) {
+        const std::size_t shift = values_.size();
+        blocks_.reserve(blocks_.size() + other.blocks_.size());
+        for (Block b : other.blocks_) {
+            b.offset += shift;
+            blocks_.push_back(b);
+        }
+        values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+    }
+
+    /// Multiplies the blocks from index `first` on by s (an energy's own scaling, e.g. h^2).
+    void scale_from(std::size_t first, double s) {
+        if (first >= blocks_.size()) return;
+        for (std::size_t k = blocks_[first].offset; k < values_.size(); ++k) values_[k] *= s;
+    }
+
+    void clear() {
+        blocks_.clear();
+        values_.clear();
+    }
+    std::size_t size() const { return blocks_.size(); }
+    bool empty() const { return blocks_.empty(); }
+    const std::vector<Block>& blocks() const { return blocks_; }
+    const double* values(const Block& b) const { return values_.data() + b.offset; }
+    Eigen::Map<const Eigen::MatrixXd> matrix(const Block& b) const {
+        return {values(b), b.rows, b.cols};
+    }
+
+    /// Every entry as a triplet, block by block, each column-major (tests, small problems).
+    std::vector<Eigen::Triplet<double>> triplets() const {
+        std::vector<Eigen::Triplet<double>> t;
+        t.reserve(values_.size());
+        for (const Block& b : blocks_)
+            for (int j = 0; j < b.cols; ++j)
+                for (int i = 0; i < b.rows; ++i)
+                    t.emplace_back(b.row + i, b.col + j,
+                                   values_[b.offset + static_cast<std::size_t>(j * b.rows + i)]);
+        return t;
+    }
+    /// The summed n x n sparse matrix.
+    Eigen::SparseMatrix<double> sparse(Eigen::Index n) const {
+        const auto t = triplets();
+        Eigen::SparseMatrix<double> H(n, n);
+        H.setFromTriplets(t.begin(), t.end());
+        return H;
+    }
+
+  private:
+    std::vector<Block> blocks_;
+    std::vector<double> values_;
+};
+
+}  // namespace concord
