@@ -33,7 +33,6 @@ struct Fixture {
     std::unique_ptr<StepInput> in;
     std::vector<std::unique_ptr<StepSystem>> systems;
     std::vector<std::unique_ptr<ConsensusEnergy>> terms;
-    BroadPhase broad_phase;
 
     explicit Fixture(const SceneSpec& spec) : model(build_world_model(spec)) {
         q = model.initial_state();
@@ -73,7 +72,7 @@ struct Fixture {
         };
         return std::make_unique<LocalProblem>(model, system(ids, masks), ids, masks,
                                               shared_local, *in, model.kappa_min, islands,
-                                              broad_phase, source);
+                                              source);
     }
 };
 

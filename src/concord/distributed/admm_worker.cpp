@@ -397,7 +397,7 @@ void AdmmWorker::build_local_problem(Run& run) {
     run.problem = std::make_unique<LocalProblem>(
         model_, LocalSystemRef{run.local->system.get(), &run.local->consensus}, run.ids,
         run.masks, shared_local, *run.in, run.cmd.kappa, run.cmd.spec.local_islands,
-        broad_phase_, source);
+        source);
     run.system().gather(run.q, run.x);
 }
 

@@ -88,7 +88,6 @@ class AdmmWorker {
         VecX lambda;  ///< over the body's coordinate block
     };
     std::map<int, Carry> carry_;
-    BroadPhase broad_phase_;  ///< the islands of the local problem
     /// Whether local systems take new holder sets in place (StepSystem::set_replication: no
     /// elastic bodies, no joints in the scene).
     bool reweightable_ = false;

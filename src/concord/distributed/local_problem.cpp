@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
+#include "concord/collision/broad_phase/body_pairs.hpp"
 
 namespace concord {
 
@@ -68,7 +69,7 @@ NewtonStats then(const NewtonStats& first, NewtonStats next) {
 LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
                            const std::vector<int>& ids, const std::vector<std::uint64_t>& masks,
                            const std::vector<int>& shared_local, const StepInput& in,
-                           double kappa, bool islands, BroadPhase& broad_phase,
+                           double kappa, bool islands,
                            const LocalSystemSource& source)
     : model_(model),
       in_(in),
@@ -76,7 +77,6 @@ LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
       ids_(ids),
       masks_(masks),
       shared_local_(shared_local),
-      broad_phase_(broad_phase),
       source_(source),
       kappa_start_(kappa),
       world_(in.q) {
@@ -133,8 +133,8 @@ LocalProblem::Groups LocalProblem::group_islands() {
     bp.dhat = model_.spec.contact.dhat;
     bp.body_pair_filter = skip_static_pairs(std::move(is_static));
     const CollisionMesh& mesh = whole_.system->surface().mesh;
-    const Candidates c = broad_phase_.find(mesh, bounds_.lo, bounds_.hi, bp);
-    const std::vector<Island> found = find_islands(movable, candidate_body_pairs(mesh, c));
+    const std::vector<Island> found =
+        find_islands(movable, interacting_body_pairs(mesh, bounds_.lo, bounds_.hi, bp));
 
     Groups out;
     std::vector<char> in_coupled(n, 0);

@@ -74,7 +74,7 @@ class LocalProblem {
     /// `source`. Prepares the systems in use for the step `in` (kept by reference) at `kappa`.
     LocalProblem(const WorldModel& model, LocalSystemRef whole, const std::vector<int>& ids,
                  const std::vector<std::uint64_t>& masks, const std::vector<int>& shared_local,
-                 const StepInput& in, double kappa, bool islands, BroadPhase& broad_phase,
+                 const StepInput& in, double kappa, bool islands,
                  const LocalSystemSource& source);
     /// True while the problem is solved by islands.
     bool split() const { return !internal_.empty() && !merged_; }
@@ -147,7 +147,6 @@ class LocalProblem {
     std::vector<int> ids_;
     std::vector<std::uint64_t> masks_;
     std::vector<int> shared_local_;  ///< sorted
-    BroadPhase& broad_phase_;        ///< for the island search
     LocalSystemSource source_;
     bool whole_prepared_ = false;
     double kappa_start_ = 0.0;

@@ -77,28 +77,6 @@ std::vector<Island> find_islands(const std::vector<bool>& movable,
     return islands;
 }
 
-std::vector<std::pair<int, int>> candidate_body_pairs(const CollisionMesh& mesh,
-                                                      const Candidates& candidates) {
-    std::vector<std::pair<int, int>> pairs;
-    // Candidates come sorted by vertex (edge), so runs of them share their pair of bodies:
-    // dropping repeats of the last pair keeps the list to sort short (millions of candidates
-    // in a dense pile, a few thousand body pairs).
-    auto add = [&](int a, int b) {
-        if (a == b) return;
-        const std::pair<int, int> pair(std::min(a, b), std::max(a, b));
-        if (pairs.empty() || pairs.back() != pair) pairs.push_back(pair);
-    };
-    for (const auto& c : candidates.point_triangle)
-        add(mesh.vertex_body[static_cast<std::size_t>(c.vertex)],
-            mesh.face_body[static_cast<std::size_t>(c.face)]);
-    for (const auto& c : candidates.edge_edge)
-        add(mesh.edge_body[static_cast<std::size_t>(c.edge_a)],
-            mesh.edge_body[static_cast<std::size_t>(c.edge_b)]);
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    return pairs;
-}
-
 MotionBounds step_motion_bounds(const ContactSurface& surface, const VecX& q_start,
                                 const VecX& q_predicted, double min_margin) {
     const Vertices x0 = surface.positions(q_start);

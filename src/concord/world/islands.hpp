@@ -31,10 +31,6 @@ struct Island {
 std::vector<Island> find_islands(const std::vector<bool>& movable,
                                  const std::vector<std::pair<int, int>>& pairs);
 
-/// The body pairs (a < b), sorted and unique, of a candidate set.
-std::vector<std::pair<int, int>> candidate_body_pairs(const CollisionMesh& mesh,
-                                                      const Candidates& candidates);
-
 /// Per-vertex boxes [lo, hi] a step's motion is assumed to stay in.
 struct MotionBounds {
     Vertices lo, hi;

@@ -10,7 +10,7 @@
 
 #include "concord/body/body_builder.hpp"
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
-#include "concord/collision/broad_phase/broad_phase.hpp"
+#include "concord/collision/broad_phase/body_pairs.hpp"
 #include "concord/math/error.hpp"
 #include "concord/solver/solver_enum_names.hpp"
 #include "concord/world/islands.hpp"
@@ -76,7 +76,6 @@ struct World::Impl final : SubstepSolver {
     SolverParams params;
     std::unique_ptr<StepSystem> whole;  ///< every body: islands off, a single island, fallback
     std::map<std::vector<int>, std::unique_ptr<StepSystem>> island_systems;
-    BroadPhase island_broad_phase;
 
     TimeStepper stepper;  ///< the evolving state and the substep schedule
     std::vector<Vec12> external_acceleration;
@@ -201,8 +200,8 @@ std::vector<Island> World::Impl::find_step_islands(const MotionBounds& bounds) {
     for (int b = 0; b < B; ++b)
         is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
     bp.body_pair_filter = skip_static_pairs(std::move(is_static));
-    const Candidates c = island_broad_phase.find(model.surface.mesh, bounds.lo, bounds.hi, bp);
-    return find_islands(model.movable, candidate_body_pairs(model.surface.mesh, c));
+    return find_islands(model.movable,
+                        interacting_body_pairs(model.surface.mesh, bounds.lo, bounds.hi, bp));
 }
 
 StepSystem& World::Impl::island_system(

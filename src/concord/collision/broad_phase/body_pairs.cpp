@@ -1,0 +1,159 @@
+#include "concord/collision/broad_phase/body_pairs.hpp"
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <span>
+
+#include "concord/collision/broad_phase/swept_boxes.hpp"
+
+namespace concord {
+
+namespace {
+
+// Primitives grouped by body (index order kept within a body): body b's are
+// items[begin[b] .. begin[b + 1]).
+struct ByBody {
+    std::vector<int> begin, items;
+    ByBody(const std::vector<int>& body_of, int num_bodies)
+        : begin(static_cast<std::size_t>(num_bodies) + 1, 0), items(body_of.size()) {
+        for (int b : body_of) ++begin[static_cast<std::size_t>(b) + 1];
+        std::partial_sum(begin.begin(), begin.end(), begin.begin());
+        std::vector<int> next(begin.begin(), begin.end() - 1);
+        for (std::size_t i = 0; i < body_of.size(); ++i)
+            items[static_cast<std::size_t>(next[static_cast<std::size_t>(body_of[i])]++)] =
+                static_cast<int>(i);
+    }
+    std::span<const int> of(int b) const {
+        const auto i = static_cast<std::size_t>(b);
+        return {items.data() + begin[i], static_cast<std::size_t>(begin[i + 1] - begin[i])};
+    }
+};
+
+// The primitives of `ids` whose box overlaps `region`.
+void near(std::span<const int> ids, const std::vector<AABB>& boxes, const AABB& region,
+          std::vector<int>& out) {
+    out.clear();
+    for (int i : ids)
+        if (boxes[static_cast<std::size_t>(i)].overlaps(region)) out.push_back(i);
+}
+
+// Whether some a in `as` and b in `bs` have overlapping boxes with accept(a, b): a sweep along x
+// over both lists (sorted by their boxes' lower x), stopping at the first such pair.
+template <typename Accept>
+bool any_overlap(std::vector<int>& as, const std::vector<AABB>& a_boxes, std::vector<int>& bs,
+                 const std::vector<AABB>& b_boxes, Accept&& accept) {
+    if (as.empty() || bs.empty()) return false;
+    auto box_a = [&](int i) -> const AABB& { return a_boxes[static_cast<std::size_t>(i)]; };
+    auto box_b = [&](int i) -> const AABB& { return b_boxes[static_cast<std::size_t>(i)]; };
+    if (as.size() * bs.size() <= 256) {
+        for (int a : as)
+            for (int b : bs)
+                if (box_a(a).overlaps(box_b(b)) && accept(a, b)) return true;
+        return false;
+    }
+    std::sort(as.begin(), as.end(), [&](int x, int y) { return box_a(x).min.x() < box_a(y).min.x(); });
+    std::sort(bs.begin(), bs.end(), [&](int x, int y) { return box_b(x).min.x() < box_b(y).min.x(); });
+    std::size_t i = 0, j = 0;
+    while (i < as.size() && j < bs.size()) {
+        // The box with the lower start meets every box of the other list that starts before
+        // it ends.
+        if (box_a(as[i]).min.x() <= box_b(bs[j]).min.x()) {
+            const AABB& A = box_a(as[i]);
+            for (std::size_t k = j; k < bs.size() && box_b(bs[k]).min.x() <= A.max.x(); ++k)
+                if (A.overlaps(box_b(bs[k])) && accept(as[i], bs[k])) return true;
+            ++i;
+        } else {
+            const AABB& B = box_b(bs[j]);
+            for (std::size_t k = i; k < as.size() && box_a(as[k]).min.x() <= B.max.x(); ++k)
+                if (B.overlaps(box_a(as[k])) && accept(as[k], bs[j])) return true;
+            ++j;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mesh,
+                                                        const Vertices& x0, const Vertices& x1,
+                                                        const BroadPhaseParams& params) {
+    validate_broad_phase_input(mesh, x0, x1, params.dhat);
+    const double inflation = 0.5 * params.dhat;
+    std::vector<AABB> vertex_boxes, edge_boxes, face_boxes;
+    tbb::parallel_invoke([&] { swept_vertex_boxes(x0, x1, inflation, vertex_boxes); },
+                         [&] { swept_edge_boxes(mesh.edges, x0, x1, inflation, edge_boxes); },
+                         [&] { swept_face_boxes(mesh.faces, x0, x1, inflation, face_boxes); });
+    int num_bodies = 0;
+    for (const auto* ids : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
+        for (int b : *ids) num_bodies = std::max(num_bodies, b + 1);
+    const ByBody vertices(mesh.vertex_body, num_bodies), edges(mesh.edge_body, num_bodies),
+        faces(mesh.face_body, num_bodies);
+
+    // A body's box holds every box of its primitives (an edge's or face's box is the union of
+    // its vertices' boxes).
+    std::vector<AABB> body_box(static_cast<std::size_t>(num_bodies));
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+        body_box[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])].expand(
+            vertex_boxes[static_cast<std::size_t>(v)]);
+
+    const BodyPairFilter& filter = params.body_pair_filter;
+    auto allowed = [&](int a, int b) { return a != b && (!filter || filter(a, b)); };
+
+    // Body pairs whose boxes overlap (sweep along x) and that the filter allows either way.
+    std::vector<int> order;
+    for (int b = 0; b < num_bodies; ++b)
+        if (!body_box[static_cast<std::size_t>(b)].empty()) order.push_back(b);
+    auto lo = [&](int b) { return body_box[static_cast<std::size_t>(b)].min.x(); };
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return lo(a) < lo(b) || (lo(a) == lo(b) && a < b); });
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const AABB& A = body_box[static_cast<std::size_t>(order[i])];
+        for (std::size_t j = i + 1; j < order.size() && lo(order[j]) <= A.max.x(); ++j) {
+            const int a = std::min(order[i], order[j]), b = std::max(order[i], order[j]);
+            if (A.overlaps(body_box[static_cast<std::size_t>(order[j])]) &&
+                (allowed(a, b) || allowed(b, a)))
+                pairs.emplace_back(a, b);
+        }
+    }
+    std::sort(pairs.begin(), pairs.end());
+
+    // Per pair: one candidate of find_candidates, with its filter call (vertex's body, face's
+    // body) and (body of the lower edge, body of the higher one).
+    std::vector<std::uint8_t> keep(pairs.size(), 0);
+    tbb::parallel_for(std::size_t(0), pairs.size(), [&](std::size_t k) {
+        const auto [a, b] = pairs[k];
+        const AABB& box_a = body_box[static_cast<std::size_t>(a)];
+        const AABB& box_b = body_box[static_cast<std::size_t>(b)];
+        std::vector<int> s, t;
+        auto any = [](int, int) { return true; };
+        auto point_triangle = [&](int vb, const AABB& other, int fb, const AABB& mine) {
+            if (!allowed(vb, fb)) return false;
+            near(vertices.of(vb), vertex_boxes, other, s);
+            if (s.empty()) return false;
+            near(faces.of(fb), face_boxes, mine, t);
+            return any_overlap(s, vertex_boxes, t, face_boxes, any);
+        };
+        auto edge_edge = [&] {
+            near(edges.of(a), edge_boxes, box_b, s);
+            if (s.empty()) return false;
+            near(edges.of(b), edge_boxes, box_a, t);
+            return any_overlap(s, edge_boxes, t, edge_boxes, [&](int ea, int eb) {
+                const int lo_edge = std::min(ea, eb), hi_edge = std::max(ea, eb);
+                return allowed(mesh.edge_body[static_cast<std::size_t>(lo_edge)],
+                               mesh.edge_body[static_cast<std::size_t>(hi_edge)]);
+            });
+        };
+        keep[k] = point_triangle(a, box_b, b, box_a) || point_triangle(b, box_a, a, box_b) ||
+                  edge_edge();
+    });
+    std::vector<std::pair<int, int>> out;
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+        if (keep[k]) out.push_back(pairs[k]);
+    return out;
+}
+
+}  // namespace concord
