@@ -34,10 +34,15 @@ void check_positions(const Vertices& x, int num_vertices, const char* name) {
 
 void validate_broad_phase_input(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                                 double dhat) {
+    validate_collision_mesh(mesh);
+    validate_broad_phase_positions(mesh, x0, x1, dhat);
+}
+
+void validate_broad_phase_positions(const CollisionMesh& mesh, const Vertices& x0,
+                                    const Vertices& x1, double dhat) {
     if (!std::isfinite(dhat) || dhat < 0)
         throw InputError("broad phase: dhat must be finite and non-negative, got " +
                          std::to_string(dhat));
-    validate_collision_mesh(mesh);
     check_positions(x0, mesh.num_vertices(), "x0");
     if (&x1 != &x0) check_positions(x1, mesh.num_vertices(), "x1");
 }

@@ -74,6 +74,10 @@ class BroadPhase {
 /// The checks find_candidates runs on its input (see there).
 void validate_broad_phase_input(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                                 double dhat);
+/// The same checks but the mesh's own (validate_collision_mesh): dhat and the positions, for a
+/// caller that queries one mesh it has already checked.
+void validate_broad_phase_positions(const CollisionMesh& mesh, const Vertices& x0,
+                                    const Vertices& x1, double dhat);
 
 /// Building blocks of the LBVH method, for callers that keep their own boxes or hierarchies
 /// (e.g. re-querying one tree with other boxes). They trust their input (no validation).

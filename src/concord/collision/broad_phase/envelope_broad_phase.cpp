@@ -146,17 +146,21 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
                          [&] { moved_edges_.build(moved_edges.boxes, moved_edges.group); },
                          [&] { moved_faces_.build(moved_faces.boxes, moved_faces.group); });
 
-    // Bodies whose envelope cannot reach any moved primitive are skipped whole.
-    AABB reach = moved_vertices_.bounds();
-    reach.expand(moved_edges_.bounds());
-    reach.expand(moved_faces_.bounds());
+    // Bodies whose envelope box meets no moved body's are skipped whole (a moved primitive's
+    // box lies in its body's box).
     std::vector<AABB> body_box(static_cast<std::size_t>(num_bodies_));
     for (int v = 0; v < mesh.num_vertices(); ++v)
         body_box[static_cast<std::size_t>(vertex_body[static_cast<std::size_t>(v)])].expand(
             envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
-    std::vector<std::uint8_t> near(static_cast<std::size_t>(num_bodies_));
+    std::vector<AABB> moved_boxes;
     for (int b = 0; b < num_bodies_; ++b)
-        near[static_cast<std::size_t>(b)] = body_box[static_cast<std::size_t>(b)].overlaps(reach);
+        if (is_moved(b)) moved_boxes.push_back(body_box[static_cast<std::size_t>(b)]);
+    LBVH moved_bodies;
+    moved_bodies.build(moved_boxes);
+    std::vector<std::uint8_t> near(static_cast<std::size_t>(num_bodies_), 0);
+    for (int b = 0; b < num_bodies_; ++b)
+        moved_bodies.query(body_box[static_cast<std::size_t>(b)],
+                           [&](int) { near[static_cast<std::size_t>(b)] = 1; });
     auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
 
     // Point-triangle pairs with a moved face (any vertex), then with a moved vertex and a face
@@ -221,7 +225,11 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
 
 Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x0,
                                     const Vertices& x1, const BroadPhaseParams& params) {
-    validate_broad_phase_input(mesh, x0, x1, params.dhat);
+    // The cache is tied to the mesh it was built for (mesh_), which was checked then.
+    if (valid_ && mesh_ == &mesh)
+        validate_broad_phase_positions(mesh, x0, x1, params.dhat);
+    else
+        validate_broad_phase_input(mesh, x0, x1, params.dhat);
     const bool same_query = valid_ && mesh_ == &mesh && dhat_ == params.dhat &&
                             method_ == params.method && lo_.rows() == x0.rows();
     // A cache many times larger than the last answer costs more per query than a fresh
