@@ -26,7 +26,7 @@ void bind_enums(py::module_& m) {
     bind_named_enum<ConvergenceMode>(
         m, "ConvergenceMode",
         "How the Newton residual is tested for convergence (SolverParams.convergence_mode): "
-        "per_body_weighted (default), global, step_norm.");
+        "per_body_weighted (default), global, step_norm, step_rate.");
     bind_named_enum<LineSearchType>(
         m, "LineSearchType",
         "Line search of every Newton iteration (SolverParams.line_search): backtracking "
@@ -55,8 +55,9 @@ void bind_enums(py::module_& m) {
         "How a solve or step ended: converged, stopped (a limit was reached first; the state "
         "is usable), diverged (the step was not taken).");
     bind_named_enum<StopReason>(m, "StopReason",
-                                "Why a solve stopped: residual, step_norm, relative_step, "
-                                "max_iterations, max_time, no_improvement, diverged.");
+                                "Why a solve stopped: residual, step_norm, step_rate, "
+                                "relative_step, max_iterations, max_time, no_improvement, "
+                                "diverged.");
 
     py::enum_<MotionType> motion(m, "MotionType",
                                  "How a body moves: dynamic (simulated), static (never moves), "

@@ -131,6 +131,10 @@ void bind_solver(py::module_& m) {
                        "ConvergenceMode (default per_body_weighted).")
         .def_readwrite("step_tol", &SolverParams::step_tol,
                        "step_norm tolerance on |dq|_inf / (h l) (default 1e-2).")
+        .def_readwrite("translation_rate_tol", &SolverParams::translation_rate_tol,
+                       "step_rate tolerance on |dp|_inf / h in m/s (default 0.05).")
+        .def_readwrite("affine_rate_tol", &SolverParams::affine_rate_tol,
+                       "step_rate tolerance on |dA_ij| / h in 1/s (default 0.1).")
         .def_readwrite("explosion_control", &SolverParams::explosion_control,
                        "A non-finite or exploding residual counts as diverged (default True).")
         .def_readwrite("divergence_factor", &SolverParams::divergence_factor,

@@ -8,7 +8,7 @@ import concord
 from conftest import box_on_plane
 
 ENUMS = {
-    concord.ConvergenceMode: ["per_body_weighted", "global", "step_norm"],
+    concord.ConvergenceMode: ["per_body_weighted", "global", "step_norm", "step_rate"],
     concord.LineSearchType: ["backtracking", "residual_norm", "strong_wolfe"],
     concord.PsdProjectionMode: ["always", "never", "if_fail_retry", "if_fail_always"],
     concord.FailurePolicy: ["continue", "retry_halving"],
@@ -16,8 +16,8 @@ ENUMS = {
     concord.LinearSolverType: ["auto", "ldlt", "cg", "minres", "gmres"],
     concord.PreconditionerType: ["none", "jacobi", "per_body", "incomplete_cholesky"],
     concord.ConvergenceStatus: ["converged", "stopped", "diverged"],
-    concord.StopReason: ["residual", "step_norm", "relative_step", "max_iterations",
-                         "max_time", "no_improvement", "diverged"],
+    concord.StopReason: ["residual", "step_norm", "step_rate", "relative_step",
+                         "max_iterations", "max_time", "no_improvement", "diverged"],
     concord.MotionType: ["dynamic", "static", "kinematic"],
     concord.ContactKind: ["point_triangle", "edge_edge", "point_plane"],
 }

@@ -100,7 +100,13 @@ TEST(SceneParser, EveryTopLevelKey) {
     EXPECT_EQ(s.solver.linear.max_iterations, 77);
     EXPECT_EQ(s.solver.linear.tolerance, 1e-6);
     SceneSpec t = parse_text(R"({"solver": {"linear_solver": {"type": "gmres", "restart": 12},
-                                            "on_failure": "retry_halving", "islands": false}})");
+                                            "on_failure": "retry_halving", "islands": false,
+                                            "convergence_mode": "step_rate",
+                                            "translation_rate_tol": 0.02,
+                                            "affine_rate_tol": 0.3}})");
+    EXPECT_EQ(t.solver.convergence_mode, ConvergenceMode::StepRate);
+    EXPECT_EQ(t.solver.translation_rate_tol, 0.02);
+    EXPECT_EQ(t.solver.affine_rate_tol, 0.3);
     EXPECT_EQ(t.solver.linear.type, LinearSolverType::GMRES);
     EXPECT_EQ(t.solver.linear.gmres_restart, 12);
     EXPECT_EQ(t.solver.on_failure, FailurePolicy::RetryHalving);

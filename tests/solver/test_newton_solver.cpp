@@ -170,6 +170,54 @@ TEST(NewtonSolver, StepNormModeStopsOnTheDirectionSize) {
     EXPECT_LT((x - p.c).cwiseAbs().maxCoeff(), 1e-6);
 }
 
+// One affine body's 12 unknowns (p, A) as a quartic, with the rates of a time step h; the CCD
+// cuts the first `capped` directions to half.
+class RatedQuartic final : public QuarticProblem {
+  public:
+    double h = 0.01;
+    int capped = 0;
+    double max_step(const VecX&, const VecX&) override { return capped-- > 0 ? 0.5 : 1.0; }
+    StepRates step_rates(const VecX& dx) override {
+        return {dx.head<3>().cwiseAbs().maxCoeff() / h, dx.tail<9>().cwiseAbs().maxCoeff() / h};
+    }
+};
+
+TEST(NewtonSolver, StepRateModeStopsOnTranslationAndAffineRatesWithAWholeStep) {
+    SolverParams params;
+    params.convergence_mode = ConvergenceMode::StepRate;
+    auto solve = [&](RatedQuartic& p, VecX x) {
+        return newton_solve(p, x, std::vector<bool>(12, true), params);
+    };
+    RatedQuartic p;
+    // Each tolerance binds where its part converges last: a tighter one then takes more
+    // iterations.
+    p.c = VecX::LinSpaced(12, 7.0, 3.0);  // the translation farthest
+    const NewtonStats loose = solve(p, VecX::Zero(12));
+    EXPECT_EQ(loose.status, ConvergenceStatus::Converged);
+    EXPECT_EQ(loose.stop_reason, StopReason::StepRate);
+    params.translation_rate_tol = 1e-8;
+    const NewtonStats tight_p = solve(p, VecX::Zero(12));
+    EXPECT_GT(tight_p.iterations, loose.iterations);
+    EXPECT_EQ(tight_p.stop_reason, StopReason::StepRate);
+    params.translation_rate_tol = 0.05;
+    p.c = VecX::LinSpaced(12, 3.0, 7.0);  // the affine entries farthest
+    const NewtonStats loose_a = solve(p, VecX::Zero(12));
+    params.affine_rate_tol = 1e-8;
+    const NewtonStats tight_a = solve(p, VecX::Zero(12));
+    EXPECT_GT(tight_a.iterations, loose_a.iterations);
+    EXPECT_EQ(tight_a.stop_reason, StopReason::StepRate);
+    // A direction within both tolerances that the CCD cuts short is taken and the solve goes
+    // on; the first whole step ends it.
+    params.affine_rate_tol = 0.1;
+    VecX near = p.c;
+    near[0] += 1e-7;
+    EXPECT_EQ(solve(p, near).iterations, 1);
+    p.capped = 3;
+    const NewtonStats cut = solve(p, near);
+    EXPECT_EQ(cut.iterations, 4);
+    EXPECT_EQ(cut.stop_reason, StopReason::StepRate);
+}
+
 TEST(NewtonSolver, StopsAtMaxIterationsMaxTimeAndRelativeStep) {
     QuarticProblem p;
     p.c = VecX::Constant(3, 5.0);

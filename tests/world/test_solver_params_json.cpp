@@ -44,7 +44,8 @@ TEST(SolverParamsJson, EveryKeyIsReadAndWrittenBack) {
     const json j = json::parse(R"({
         "max_iterations": 7, "abs_tol": 1e-4, "rel_tol": 1e-5, "rel_step_tol": 1e-12,
         "max_time": 0.25, "stop_on_no_improvement": true, "convergence_mode": "global",
-        "step_tol": 0.005, "explosion_control": false, "line_search": "strong_wolfe",
+        "step_tol": 0.005, "translation_rate_tol": 0.02, "affine_rate_tol": 0.3,
+        "explosion_control": false, "line_search": "strong_wolfe",
         "psd_projection": "if_fail_always",
         "linear_solver": {"type": "gmres", "tolerance": 1e-6, "max_iterations": 50,
                           "preconditioner": "incomplete_cholesky", "restart": 12,
@@ -60,6 +61,8 @@ TEST(SolverParamsJson, EveryKeyIsReadAndWrittenBack) {
     EXPECT_TRUE(p.stop_on_no_improvement);
     EXPECT_EQ(p.convergence_mode, ConvergenceMode::Global);
     EXPECT_EQ(p.step_tol, 0.005);
+    EXPECT_EQ(p.translation_rate_tol, 0.02);
+    EXPECT_EQ(p.affine_rate_tol, 0.3);
     EXPECT_FALSE(p.explosion_control);
     EXPECT_EQ(p.line_search, LineSearchType::StrongWolfe);
     EXPECT_EQ(p.psd_projection, PsdProjectionMode::IfFailAlways);

@@ -321,6 +321,29 @@ TEST(WorldSolver, IslandsMatchTheMonolithicSolve) {
     EXPECT_EQ(ss.islands[2].bodies, (std::vector<int>{4, 5}));
 }
 
+// A converged step reports the criterion that ended its largest solve, not a fixed "residual".
+TEST(WorldSolver, ConvergedStepsReportTheCriterionOfTheirLargestSolve) {
+    SceneSpec s = piles(3, 2, 3.0);
+    s.solver.convergence_mode = ConvergenceMode::StepNorm;
+    World w(s);
+    int converged = 0;
+    for (int i = 0; i < 20; ++i) {
+        const StepStats& st = w.step();
+        if (st.status != ConvergenceStatus::Converged) continue;
+        ++converged;
+        EXPECT_EQ(st.stop_reason, StopReason::StepNorm) << "step " << i;
+        int most = -1;
+        StopReason largest = StopReason::Diverged;
+        for (const IslandStats& island : w.solver_stats().islands)
+            if (island.iterations > most) {
+                most = island.iterations;
+                largest = island.stop_reason;
+            }
+        EXPECT_EQ(st.stop_reason, largest) << "step " << i;
+    }
+    EXPECT_GT(converged, 15);
+}
+
 TEST(WorldSolver, IslandsMergeWhenBodiesApproach) {
     // Two boxes sliding towards each other without gravity start as two islands and become
     // one when their step motion bounds overlap; nothing penetrates.

@@ -41,6 +41,7 @@ void forbid_both(const JsonNode& node, const char* legacy, bool replacement_give
 SolverParams parse_solver_params(const JsonNode& node) {
     node.expect_object({"max_iterations", "abs_tol", "rel_tol", "rel_step_tol", "max_time",
                         "stop_on_no_improvement", "convergence_mode", "step_tol",
+                        "translation_rate_tol", "affine_rate_tol",
                         "explosion_control", "line_search", "psd_projection", "linear_solver",
                         "islands", "on_failure", "max_halvings", "verbosity",
                         // the first simulator's keys
@@ -55,6 +56,8 @@ SolverParams parse_solver_params(const JsonNode& node) {
     if (auto n = node.find("convergence_mode"))
         p.convergence_mode = enum_value<ConvergenceMode>(*n);
     if (auto n = node.find("step_tol")) p.step_tol = n->positive_number();
+    if (auto n = node.find("translation_rate_tol")) p.translation_rate_tol = n->positive_number();
+    if (auto n = node.find("affine_rate_tol")) p.affine_rate_tol = n->positive_number();
     if (auto n = node.find("explosion_control")) p.explosion_control = n->boolean();
     if (auto n = node.find("line_search")) p.line_search = enum_value<LineSearchType>(*n);
     if (auto n = node.find("psd_projection")) p.psd_projection = enum_value<PsdProjectionMode>(*n);
@@ -118,6 +121,8 @@ nlohmann::json solver_params_to_json(const SolverParams& p) {
         {"stop_on_no_improvement", p.stop_on_no_improvement},
         {"convergence_mode", name(p.convergence_mode)},
         {"step_tol", p.step_tol},
+        {"translation_rate_tol", p.translation_rate_tol},
+        {"affine_rate_tol", p.affine_rate_tol},
         {"explosion_control", p.explosion_control},
         {"line_search", name(p.line_search)},
         {"psd_projection", name(p.psd_projection)},

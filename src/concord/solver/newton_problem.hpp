@@ -5,6 +5,7 @@
 
 #include <Eigen/SparseCore>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "concord/math/hessian_blocks.hpp"
@@ -48,6 +49,13 @@ class NewtonProblem {
     virtual double max_step(const VecX& x, const VecX& dx) = 0;
     /// Scale-free size of a Newton direction (the StepNorm criterion).
     virtual double step_measure(const VecX& dx) = 0;
+    /// A direction as rates of change over the time step (the StepRate criterion).
+    struct StepRates {
+        double translation = std::numeric_limits<double>::infinity();  ///< max |dp|_inf / h, m/s
+        double affine = std::numeric_limits<double>::infinity();       ///< max |dA_ij| / h, 1/s
+    };
+    /// Default: infinite (never met), for problems without bodies and a time step.
+    virtual StepRates step_rates(const VecX& /*dx*/) { return {}; }
     /// Called after each accepted step with the new iterate.
     virtual void accepted(const VecX& x) = 0;
     /// Convergence groups and weights (PerBodyWeighted). Default: one group, unit weights.

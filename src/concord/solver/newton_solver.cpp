@@ -121,7 +121,10 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         }
         // A zero residual meets every criterion (StepNorm's too: the direction would be 0).
         if (measure == 0.0) return finish(ConvergenceStatus::Converged, StopReason::Residual);
-        if (params.convergence_mode != ConvergenceMode::StepNorm && k >= params.min_iterations) {
+        // The residual modes; StepNorm and StepRate test the direction below.
+        const bool residual_mode = params.convergence_mode == ConvergenceMode::PerBodyWeighted ||
+                                   params.convergence_mode == ConvergenceMode::Global;
+        if (residual_mode && k >= params.min_iterations) {
             bool converged = true;
             if (per_body) {
                 for (Eigen::Index b = 0; b < rho.size() && converged; ++b)
@@ -187,6 +190,13 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         // Below the tolerance before min_iterations updates: take this small update, then stop.
         const bool step_converged = params.convergence_mode == ConvergenceMode::StepNorm &&
                                     st.last_step_measure < params.step_tol;
+        // StepRate: the direction is small enough; the solve ends once the CCD allows all of it.
+        bool rate_small = false;
+        if (params.convergence_mode == ConvergenceMode::StepRate) {
+            const NewtonProblem::StepRates rates = problem.step_rates(dx);
+            rate_small = rates.translation <= params.translation_rate_tol &&
+                         rates.affine <= params.affine_rate_tol;
+        }
         if (step_converged && k >= params.min_iterations) {
             st.history.push_back(it);
             return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
@@ -208,10 +218,12 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
             st.line_search_trials += ls.trials;
         };
         search();
-        if (!ls.improved && step_converged) {
+        const bool rate_converged = rate_small && it.max_step >= 1.0;
+        if (!ls.improved && (step_converged || rate_converged)) {
             // The direction was within the tolerance already: nothing left to gain.
             st.history.push_back(it);
-            return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
+            return finish(ConvergenceStatus::Converged,
+                          step_converged ? StopReason::StepNorm : StopReason::StepRate);
         }
         if (!ls.improved && !params.stop_on_no_improvement && !it.fallback_direction) {
             // Nothing along the Newton direction helps: try steepest descent once before
@@ -231,6 +243,8 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         x = x_new;
         timed(st.t_line_search, [&] { problem.accepted(x); });
         if (step_converged) return finish(ConvergenceStatus::Converged, StopReason::StepNorm);
+        if (rate_converged && k + 1 >= params.min_iterations)
+            return finish(ConvergenceStatus::Converged, StopReason::StepRate);
     }
 }
 

@@ -39,10 +39,11 @@ struct EnumNames<PreconditionerType> {
 
 template <>
 struct EnumNames<ConvergenceMode> {
-    static constexpr std::array<std::pair<ConvergenceMode, std::string_view>, 3> table{{
+    static constexpr std::array<std::pair<ConvergenceMode, std::string_view>, 4> table{{
         {ConvergenceMode::PerBodyWeighted, "per_body_weighted"},
         {ConvergenceMode::Global, "global"},
         {ConvergenceMode::StepNorm, "step_norm"},
+        {ConvergenceMode::StepRate, "step_rate"},
     }};
 };
 
@@ -93,9 +94,10 @@ struct EnumNames<ConvergenceStatus> {
 
 template <>
 struct EnumNames<StopReason> {
-    static constexpr std::array<std::pair<StopReason, std::string_view>, 7> table{{
+    static constexpr std::array<std::pair<StopReason, std::string_view>, 8> table{{
         {StopReason::Residual, "residual"},
         {StopReason::StepNorm, "step_norm"},
+        {StopReason::StepRate, "step_rate"},
         {StopReason::RelativeStep, "relative_step"},
         {StopReason::MaxIterations, "max_iterations"},
         {StopReason::MaxTime, "max_time"},

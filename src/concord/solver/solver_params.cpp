@@ -41,6 +41,8 @@ void validate_solver_params(const SolverParams& p, const std::string& prefix) {
     c.non_negative("rel_step_tol", p.rel_step_tol);
     c.non_negative("max_time", p.max_time);
     c.positive("step_tol", p.step_tol);
+    c.positive("translation_rate_tol", p.translation_rate_tol);
+    c.positive("affine_rate_tol", p.affine_rate_tol);
     if (!(p.divergence_factor > 1.0))
         c.fail("divergence_factor", "expected a number > 1", p.divergence_factor);
     c.fraction("armijo", p.armijo);

@@ -21,6 +21,10 @@ enum class ConvergenceMode {
     /// IPC's criterion: max_b (|dp_b|_inf + |dA_b|_inf r_b) / (h l) < step_tol on the Newton
     /// direction (r_b the body's bounding radius, l the scene scale).
     StepNorm,
+    /// libuipc's criterion for affine bodies, on the Newton direction before the line search:
+    /// every translation change |dp_b|_inf <= translation_rate_tol h and every change of an
+    /// affine entry |dA_b,ij| <= affine_rate_tol h, and the CCD allows the whole step.
+    StepRate,
 };
 
 enum class LineSearchType {
@@ -61,6 +65,8 @@ struct SolverParams {
     bool stop_on_no_improvement = false;  ///< stop when a line search cannot improve at all
     ConvergenceMode convergence_mode = ConvergenceMode::PerBodyWeighted;
     double step_tol = 1e-2;  ///< StepNorm tolerance on ||dq||_inf / (h l)
+    double translation_rate_tol = 0.05;  ///< StepRate: m/s, on |dp|_inf / h (libuipc's default)
+    double affine_rate_tol = 0.1;        ///< StepRate: 1/s, on |dA_ij| / h (libuipc's default)
     /// Updates taken before a convergence criterion may end the solve (C++ only): a solve
     /// whose problem moved a little since its last solve (the consensus anchor of ADMM) still
     /// follows it instead of stopping at once within its tolerance. A StepNorm direction below

@@ -16,6 +16,7 @@ enum class ConvergenceStatus {
 enum class StopReason {
     Residual,       ///< absolute or relative residual tolerance met (Converged)
     StepNorm,       ///< StepNorm criterion met (Converged)
+    StepRate,       ///< StepRate criterion met (Converged)
     RelativeStep,   ///< ||dq|| <= rel_step_tol ||q|| (Stopped)
     MaxIterations,  ///< (Stopped)
     MaxTime,        ///< (Stopped)

@@ -325,6 +325,24 @@ double IncrementalPotential::step_measure(const VecX& dx) {
     return m / (config_.time_step * config_.scene_scale);
 }
 
+NewtonProblem::StepRates IncrementalPotential::step_rates(const VecX& dx) {
+    // libuipc's affine-body criterion: translations and affine entries separately. A modal
+    // coordinate moves points by at most its change times the mode's largest value: counted as
+    // a translation.
+    double translation = 0.0, affine = 0.0;
+    const int num_bodies = static_cast<int>(config_.body_movable.size());
+    for (int b = 0; b < num_bodies; ++b) {
+        if (!config_.body_movable[static_cast<std::size_t>(b)]) continue;
+        const Vec12 d = dx.segment<12>(12 * b);
+        translation = std::max(translation, d.head<3>().cwiseAbs().maxCoeff());
+        affine = std::max(affine, d.tail<9>().cwiseAbs().maxCoeff());
+    }
+    for (std::size_t i = 0; i < config_.modal_scale.size(); ++i)
+        translation = std::max(translation, std::abs(dx[12 * num_bodies + static_cast<Eigen::Index>(i)]) *
+                                                config_.modal_scale[i]);
+    return {translation / config_.time_step, affine / config_.time_step};
+}
+
 double IncrementalPotential::min_distance() const {
     return std::sqrt(contacts_.min_distance_sq);
 }

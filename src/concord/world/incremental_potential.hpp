@@ -78,6 +78,7 @@ class IncrementalPotential final : public NewtonProblem {
     bool trial_gradient(const VecX& x, VecX& g) override;
     double max_step(const VecX& x, const VecX& dx) override;
     double step_measure(const VecX& dx) override;
+    StepRates step_rates(const VecX& dx) override;
     void accepted(const VecX& x) override;
     ResidualGroups residual_groups() const override;
     /// Cumulative over the potential's lifetime (never reset).

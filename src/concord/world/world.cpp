@@ -181,13 +181,19 @@ void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const S
     out.kappa = k;
     out.status = ConvergenceStatus::Converged;
     out.stop_reason = StopReason::Residual;
+    // Status and stop reason of the worst solve; among equals, of the one with the most
+    // iterations (the solve that set the step's cost), so that a converged step reports the
+    // criterion that ended its largest solve.
+    int worst_iterations = -1;
     for (std::size_t i = 0; i < out.results.size(); ++i) {
         const SystemStepResult& r = out.results[i];
         out.systems[i]->scatter(r.x, out.x);
         out.kappa = std::max(out.kappa, r.barrier_stiffness);
-        if (static_cast<int>(r.status) > static_cast<int>(out.status)) {
+        const bool worse = static_cast<int>(r.status) > static_cast<int>(out.status);
+        if (worse || (r.status == out.status && r.iterations > worst_iterations)) {
             out.status = r.status;
             out.stop_reason = r.stop_reason;
+            worst_iterations = r.iterations;
         }
     }
 }
