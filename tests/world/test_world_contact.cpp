@@ -3,6 +3,7 @@
 #include <tbb/global_control.h>
 
 #include <cmath>
+#include <vector>
 
 #include "concord/math/error.hpp"
 #include "concord/world/world.hpp"
@@ -19,12 +20,15 @@ double lowest_vertex(const World& w, int body, const Vec3& normal) {
 }
 
 // A 0.2 m cube resting on a plane through the origin tilted by theta about z, released at rest.
-// Returns the distance slid along the slope after `steps` steps.
-double slide_distance(double theta, double mu, int steps, double h = 0.01) {
+// Returns the distance slid along the slope after `steps` steps (and after each step in
+// `trace`); eps_v <= 0 keeps the scene default.
+double slide_distance(double theta, double mu, int steps, double h = 0.01, double eps_v = 0.0,
+                      std::vector<double>* trace = nullptr) {
     SceneSpec s;
     s.time_step = h;
     s.contact.friction = mu;
     s.contact.dhat = 1e-3;
+    if (eps_v > 0.0) s.contact.friction_velocity = eps_v;
     const Mat3 R = Eigen::AngleAxisd(theta, Vec3::UnitZ()).toRotationMatrix();
     const Vec3 n = R * Vec3::UnitY();
     s.planes.push_back({Vec3::Zero(), n, std::nullopt});
@@ -33,11 +37,12 @@ double slide_distance(double theta, double mu, int steps, double h = 0.01) {
     s.bodies.push_back(b);
     World w(s);
     const Vec3 start = w.q(0).head<3>();
+    const Vec3 downhill = R * Vec3(-1, 0, 0);
     for (int i = 0; i < steps; ++i) {
         w.step();
         EXPECT_GT(lowest_vertex(w, 0, n), 0.0);
+        if (trace) trace->push_back((w.q(0).head<3>() - start).dot(downhill));
     }
-    const Vec3 downhill = R * Vec3(-1, 0, 0);
     return (w.q(0).head<3>() - start).dot(downhill);
 }
 
@@ -60,6 +65,21 @@ TEST(WorldContact, FrictionSticksBelowAndSlidesAboveTheFrictionAngle) {
     const double frictionless = slide_distance(theta, 0.0, steps);
     const double expected0 = 9.81 * std::sin(theta) * 0.01 * 0.01 * steps * (steps + 1) / 2.0;
     EXPECT_NEAR(frictionless, expected0, 0.02 * expected0);
+}
+
+// Below the friction angle the smoothed static friction lets a block creep at the speed v where
+// it balances the load: mu N f1(v / eps_v) = m g sin(theta) with f1(u) = 2u - u^2, i.e.
+// v = eps_v (1 - sqrt(1 - tan(theta) / mu)) (docs/solver.md, "Choosing eps_v"): in proportion to
+// eps_v, 0.48 eps_v at 20 degrees and mu = 0.5.
+TEST(WorldContact, FrictionCreepBelowTheFrictionAngleIsTheSmoothedStaticLimit) {
+    const double theta = 20.0 * M_PI / 180.0, mu = 0.5, h = 0.01;
+    for (double eps_v : {1e-3, 1e-2}) {
+        std::vector<double> s;
+        slide_distance(theta, mu, 100, h, eps_v, &s);
+        const double creep = (s[99] - s[49]) / (50 * h);
+        const double expected = eps_v * (1.0 - std::sqrt(1.0 - std::tan(theta) / mu));
+        EXPECT_NEAR(creep, expected, 0.03 * expected) << "eps_v " << eps_v;
+    }
 }
 
 // Two equal boxes meet head on without gravity: momentum is conserved, they never touch, and
