@@ -319,6 +319,41 @@ TEST(OutputWriter, RefusesANonEmptyFolderUnlessForced) {
                          "plain: exists and is not a directory"));
 }
 
+// Bodies of one shape (an array) share the previous body's mesh file by a hard link: every
+// body still has its own readable file with its mesh, also after a forced rewrite in which the
+// same names get different meshes (no write goes through an old link).
+TEST(OutputWriter, BodiesOfOneShapeGetTheirOwnMeshFile) {
+    ScratchDir dir("io_shared_mesh");
+    const TriMesh cube = box(Vec3(1, 1, 1)), same = box(Vec3(1, 1, 1)), other = box(Vec3(2, 1, 1));
+    SceneSpec scene;
+    auto write = [&](std::vector<OutputBody> bodies) {
+        scene.bodies.assign(bodies.size(), BodySpec{});
+        for (std::size_t i = 0; i < bodies.size(); ++i) scene.bodies[i].name = bodies[i].name;
+        OutputWriter w(dir.str(), true);
+        w.write_header(scene, bodies);
+    };
+    write({{"a", &cube, MotionType::Dynamic}, {"b", &same, MotionType::Dynamic},
+           {"c", &same, MotionType::Dynamic}, {"d", &other, MotionType::Dynamic}});
+    const std::string cube_text = test::read_file(dir.file("meshes/a.obj"));
+    EXPECT_EQ(test::read_file(dir.file("meshes/b.obj")), cube_text);
+    EXPECT_EQ(test::read_file(dir.file("meshes/c.obj")), cube_text);
+    EXPECT_NE(test::read_file(dir.file("meshes/d.obj")), cube_text);
+    OutputReader r(dir.str());
+    ASSERT_EQ(r.bodies().size(), 4u);
+    EXPECT_EQ(r.bodies()[2].mesh, "meshes/c.obj");
+    EXPECT_EQ(r.load_mesh(2).faces, cube.faces);
+    EXPECT_LT((r.load_mesh(2).vertices - cube.vertices).cwiseAbs().maxCoeff(), 1e-12);
+
+    // Rewritten: a and b now differ, c keeps the cube.
+    write({{"a", &other, MotionType::Dynamic}, {"b", &cube, MotionType::Dynamic},
+           {"c", &same, MotionType::Dynamic}});
+    const std::string other_text = test::read_file(dir.file("meshes/a.obj"));
+    EXPECT_NE(other_text, cube_text);
+    EXPECT_EQ(test::read_file(dir.file("meshes/b.obj")), cube_text);
+    EXPECT_EQ(test::read_file(dir.file("meshes/c.obj")), cube_text);
+    EXPECT_FALSE(std::filesystem::exists(dir.file("meshes/d.obj")));
+}
+
 TEST(OutputWriter, CreatesMissingFoldersOnlyWhenWriting) {
     ScratchDir dir("io_create");
     std::string out = dir.file("a/b/c");

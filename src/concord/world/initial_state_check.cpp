@@ -5,6 +5,7 @@
 
 #include "concord/collision/audit/intersection_audit.hpp"
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
+#include "concord/collision/broad_phase/body_pairs.hpp"
 #include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/collision/distance/edge_edge.hpp"
 #include "concord/collision/distance/point_triangle.hpp"
@@ -60,7 +61,12 @@ void check_initial_state(const std::vector<AffineBody>& bodies, const ContactSur
     BroadPhaseParams bp;
     bp.dhat = limit;
     bp.body_pair_filter = skip_static_pairs(is_static);
-    const Candidates c = find_candidates(surface.mesh, x, x, bp);
+    // Which bodies have a candidate at all first (cheap: bodies' boxes, then the first pair of
+    // primitive boxes near the other body): a scene that starts with its bodies apart, as most
+    // do, needs no candidate list over every primitive.
+    const Candidates c = interacting_body_pairs(surface.mesh, x, x, bp).empty()
+                             ? Candidates{}
+                             : find_candidates(surface.mesh, x, x, bp);
     auto X = [&](int v) -> Vec3 { return x.row(v).transpose(); };
     const auto& f = surface.mesh.faces;
     const auto& e = surface.mesh.edges;
