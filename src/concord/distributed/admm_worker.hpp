@@ -14,7 +14,6 @@
 #include <memory>
 #include <vector>
 
-#include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/distributed/admm_protocol.hpp"
 #include "concord/distributed/body_box.hpp"
 #include "concord/distributed/transport.hpp"

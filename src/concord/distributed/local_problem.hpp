@@ -25,7 +25,6 @@
 #include <memory>
 #include <vector>
 
-#include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/energy/consensus_energy.hpp"
 #include "concord/world/islands.hpp"
 #include "concord/world/step_stats.hpp"
