@@ -1,7 +1,6 @@
 #include "concord/collision/broad_phase/body_pairs.hpp"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -33,43 +32,59 @@ struct ByBody {
     }
 };
 
-// The primitives of `ids` whose box overlaps `region`.
-void near(std::span<const int> ids, const std::vector<AABB>& boxes, const AABB& region,
-          std::vector<int>& out) {
+// A primitive with its swept box.
+struct Boxed {
+    int id;
+    AABB box;
+};
+
+// The primitives of `ids` whose box overlaps `region`, with their boxes. An edge's or face's
+// swept box is the union of its corners' (the padding and outward rounding are monotone, so the
+// union is exactly swept_edge_boxes' / swept_face_boxes' box): only the primitives of bodies
+// near another one get a box at all.
+template <class Rows>
+void near(std::span<const int> ids, const Rows* rows, const std::vector<AABB>& vertex_boxes,
+          const AABB& region, std::vector<Boxed>& out) {
     out.clear();
-    for (int i : ids)
-        if (boxes[static_cast<std::size_t>(i)].overlaps(region)) out.push_back(i);
+    for (int i : ids) {
+        AABB box;
+        if (rows) {
+            for (Eigen::Index c = 0; c < rows->cols(); ++c)
+                box.expand(vertex_boxes[static_cast<std::size_t>((*rows)(i, c))]);
+        } else {
+            box = vertex_boxes[static_cast<std::size_t>(i)];
+        }
+        if (box.overlaps(region)) out.push_back({i, box});
+    }
 }
 
 // Whether some a in `as` and b in `bs` have overlapping boxes with accept(a, b): a sweep along x
 // over both lists (sorted by their boxes' lower x), stopping at the first such pair.
 template <typename Accept>
-bool any_overlap(std::vector<int>& as, const std::vector<AABB>& a_boxes, std::vector<int>& bs,
-                 const std::vector<AABB>& b_boxes, Accept&& accept) {
+bool any_overlap(std::vector<Boxed>& as, std::vector<Boxed>& bs, Accept&& accept) {
     if (as.empty() || bs.empty()) return false;
-    auto box_a = [&](int i) -> const AABB& { return a_boxes[static_cast<std::size_t>(i)]; };
-    auto box_b = [&](int i) -> const AABB& { return b_boxes[static_cast<std::size_t>(i)]; };
     if (as.size() * bs.size() <= 256) {
-        for (int a : as)
-            for (int b : bs)
-                if (box_a(a).overlaps(box_b(b)) && accept(a, b)) return true;
+        for (const Boxed& a : as)
+            for (const Boxed& b : bs)
+                if (a.box.overlaps(b.box) && accept(a.id, b.id)) return true;
         return false;
     }
-    std::sort(as.begin(), as.end(), [&](int x, int y) { return box_a(x).min.x() < box_a(y).min.x(); });
-    std::sort(bs.begin(), bs.end(), [&](int x, int y) { return box_b(x).min.x() < box_b(y).min.x(); });
+    auto by_lower_x = [](const Boxed& x, const Boxed& y) { return x.box.min.x() < y.box.min.x(); };
+    std::sort(as.begin(), as.end(), by_lower_x);
+    std::sort(bs.begin(), bs.end(), by_lower_x);
     std::size_t i = 0, j = 0;
     while (i < as.size() && j < bs.size()) {
         // The box with the lower start meets every box of the other list that starts before
         // it ends.
-        if (box_a(as[i]).min.x() <= box_b(bs[j]).min.x()) {
-            const AABB& A = box_a(as[i]);
-            for (std::size_t k = j; k < bs.size() && box_b(bs[k]).min.x() <= A.max.x(); ++k)
-                if (A.overlaps(box_b(bs[k])) && accept(as[i], bs[k])) return true;
+        if (as[i].box.min.x() <= bs[j].box.min.x()) {
+            const AABB& A = as[i].box;
+            for (std::size_t k = j; k < bs.size() && bs[k].box.min.x() <= A.max.x(); ++k)
+                if (A.overlaps(bs[k].box) && accept(as[i].id, bs[k].id)) return true;
             ++i;
         } else {
-            const AABB& B = box_b(bs[j]);
-            for (std::size_t k = i; k < as.size() && box_a(as[k]).min.x() <= B.max.x(); ++k)
-                if (B.overlaps(box_a(as[k])) && accept(as[k], bs[j])) return true;
+            const AABB& B = bs[j].box;
+            for (std::size_t k = i; k < as.size() && as[k].box.min.x() <= B.max.x(); ++k)
+                if (B.overlaps(as[k].box) && accept(as[k].id, bs[j].id)) return true;
             ++j;
         }
     }
@@ -83,10 +98,8 @@ std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mes
                                                         const BroadPhaseParams& params) {
     validate_broad_phase_input(mesh, x0, x1, params.dhat);
     const double inflation = 0.5 * params.dhat;
-    std::vector<AABB> vertex_boxes, edge_boxes, face_boxes;
-    tbb::parallel_invoke([&] { swept_vertex_boxes(x0, x1, inflation, vertex_boxes); },
-                         [&] { swept_edge_boxes(mesh.edges, x0, x1, inflation, edge_boxes); },
-                         [&] { swept_face_boxes(mesh.faces, x0, x1, inflation, face_boxes); });
+    std::vector<AABB> vertex_boxes;
+    swept_vertex_boxes(x0, x1, inflation, vertex_boxes);
     int num_bodies = 0;
     for (const auto* ids : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
         for (int b : *ids) num_bodies = std::max(num_bodies, b + 1);
@@ -128,20 +141,21 @@ std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mes
         const auto [a, b] = pairs[k];
         const AABB& box_a = body_box[static_cast<std::size_t>(a)];
         const AABB& box_b = body_box[static_cast<std::size_t>(b)];
-        std::vector<int> s, t;
+        std::vector<Boxed> s, t;
         auto any = [](int, int) { return true; };
+        const Edges* no_rows = nullptr;  // vertices: their own boxes
         auto point_triangle = [&](int vb, const AABB& other, int fb, const AABB& mine) {
             if (!allowed(vb, fb)) return false;
-            near(vertices.of(vb), vertex_boxes, other, s);
+            near(vertices.of(vb), no_rows, vertex_boxes, other, s);
             if (s.empty()) return false;
-            near(faces.of(fb), face_boxes, mine, t);
-            return any_overlap(s, vertex_boxes, t, face_boxes, any);
+            near(faces.of(fb), &mesh.faces, vertex_boxes, mine, t);
+            return any_overlap(s, t, any);
         };
         auto edge_edge = [&] {
-            near(edges.of(a), edge_boxes, box_b, s);
+            near(edges.of(a), &mesh.edges, vertex_boxes, box_b, s);
             if (s.empty()) return false;
-            near(edges.of(b), edge_boxes, box_a, t);
-            return any_overlap(s, edge_boxes, t, edge_boxes, [&](int ea, int eb) {
+            near(edges.of(b), &mesh.edges, vertex_boxes, box_a, t);
+            return any_overlap(s, t, [&](int ea, int eb) {
                 const int lo_edge = std::min(ea, eb), hi_edge = std::max(ea, eb);
                 return allowed(mesh.edge_body[static_cast<std::size_t>(lo_edge)],
                                mesh.edge_body[static_cast<std::size_t>(hi_edge)]);
