@@ -92,10 +92,10 @@ void OutputWriter::write_header(const SceneSpec& scene, const std::vector<Output
     for (const OutputBody& b : bodies) {
         std::string mesh = output_layout::mesh_path(b.name);
         const fs::path mesh_file = dir / mesh;
+        const bool same = previous != nullptr && same_mesh(*previous, *b.mesh);
         std::error_code link_error;
-        if (previous != nullptr && same_mesh(*previous, *b.mesh))
-            fs::create_hard_link(previous_file, mesh_file, link_error);
-        if (previous == nullptr || !same_mesh(*previous, *b.mesh) || link_error) {
+        if (same) fs::create_hard_link(previous_file, mesh_file, link_error);
+        if (!same || link_error) {
             if (link_error) fs::remove(mesh_file, link_error);  // never write through a link
             save_obj(*b.mesh, mesh_file.string());
         }
