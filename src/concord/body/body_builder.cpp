@@ -1,5 +1,8 @@
 #include "concord/body/body_builder.hpp"
 
+#include <vector>
+
+#include "concord/geometry/mass_properties.hpp"
 #include "concord/geometry/mesh_io.hpp"
 #include "concord/geometry/mesh_validation.hpp"
 #include "concord/geometry/primitives.hpp"
@@ -13,32 +16,77 @@ Mat3 skew(const Vec3& w) {
     return S;
 }
 
+namespace {
+
+/// The parts of a compound, each placed in the body's coordinates, as one mesh.
+TriMesh compound_mesh(const ShapeSpec& s);
+
+TriMesh shape_mesh(const ShapeSpec& s) {
+    switch (s.kind) {
+        case ShapeKind::Box:
+            return box(s.size, s.divisions);
+        case ShapeKind::Sphere:
+            return icosphere(s.radius, s.subdivisions);
+        case ShapeKind::Cylinder:
+            return cylinder(s.radius, s.height, s.segments);
+        case ShapeKind::Capsule:
+            return capsule(s.radius, s.height, s.segments, s.rings);
+        case ShapeKind::Torus:
+            return torus(s.major_radius, s.radius, s.segments, s.rings);
+        case ShapeKind::Container:
+            return open_box_container(s.size, s.wall_thickness);
+        case ShapeKind::Funnel:
+            return funnel(s.top_radius, s.bottom_radius, s.height, s.wall_thickness, s.segments);
+        case ShapeKind::Compound:
+            return compound_mesh(s);
+        case ShapeKind::Mesh: {
+            TriMesh m = load_mesh(s.resolved_file.empty() ? s.file : s.resolved_file);
+            for (Eigen::Index v = 0; v < m.vertices.rows(); ++v)
+                m.vertices.row(v) = m.vertices.row(v).cwiseProduct(s.scale.transpose());
+            // A negative scale count that is odd mirrors the mesh: flip faces to stay outward.
+            if (s.scale.prod() < 0) m.faces.col(1).swap(m.faces.col(2));
+            m.build_connectivity();
+            return m;
+        }
+    }
+    throw InputError("unknown shape");
+}
+
+TriMesh compound_mesh(const ShapeSpec& s) {
+    if (s.parts.empty()) throw InputError("a compound shape needs at least one part");
+    TriMesh out;
+    Eigen::Index nv = 0, nf = 0;
+    std::vector<TriMesh> parts;
+    for (const ShapePart& part : s.parts) {
+        parts.push_back(shape_mesh(part.shape));
+        nv += parts.back().vertices.rows();
+        nf += parts.back().faces.rows();
+    }
+    out.vertices.resize(nv, 3);
+    out.faces.resize(nf, 3);
+    Eigen::Index v0 = 0, f0 = 0;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const TriMesh& m = parts[k];
+        const ShapePart& part = s.parts[k];
+        for (Eigen::Index v = 0; v < m.vertices.rows(); ++v)
+            out.vertices.row(v0 + v) =
+                (part.position + part.rotation * m.vertices.row(v).transpose()).transpose();
+        out.faces.middleRows(f0, m.faces.rows()) = m.faces.array() + static_cast<int>(v0);
+        v0 += m.vertices.rows();
+        f0 += m.faces.rows();
+    }
+    out.build_connectivity();
+    return out;
+}
+
+}  // namespace
+
 TriMesh build_shape_mesh(const ShapeSpec& s, const std::string& body_name) {
     try {
-        switch (s.kind) {
-            case ShapeKind::Box: return box(s.size, s.divisions);
-            case ShapeKind::Sphere: return icosphere(s.radius, s.subdivisions);
-            case ShapeKind::Cylinder: return cylinder(s.radius, s.height, s.segments);
-            case ShapeKind::Capsule: return capsule(s.radius, s.height, s.segments, s.rings);
-            case ShapeKind::Torus: return torus(s.major_radius, s.radius, s.segments, s.rings);
-            case ShapeKind::Container: return open_box_container(s.size, s.wall_thickness);
-            case ShapeKind::Funnel:
-                return funnel(s.top_radius, s.bottom_radius, s.height, s.wall_thickness,
-                              s.segments);
-            case ShapeKind::Mesh: {
-                TriMesh m = load_mesh(s.resolved_file.empty() ? s.file : s.resolved_file);
-                for (Eigen::Index v = 0; v < m.vertices.rows(); ++v)
-                    m.vertices.row(v) = m.vertices.row(v).cwiseProduct(s.scale.transpose());
-                // A negative scale count that is odd mirrors the mesh: flip faces to stay outward.
-                if (s.scale.prod() < 0) m.faces.col(1).swap(m.faces.col(2));
-                m.build_connectivity();
-                return m;
-            }
-        }
+        return shape_mesh(s);
     } catch (const InputError& e) {
         throw InputError("body '" + body_name + "': " + e.what());
     }
-    throw InputError("body '" + body_name + "': unknown shape");
 }
 
 Vec12 affine_velocity(const Vec12& q, const Vec3& local_com, const Vec3& v, const Vec3& w) {
@@ -67,11 +115,17 @@ AffineBody build_body(const BodySpec& spec, const AffineBody* same_shape) {
     }
     b.mesh = build_shape_mesh(spec.shape, spec.name);
     require_closed_oriented(b.mesh, "body '" + spec.name + "'");
-    b.mass_properties = compute_mass_properties(b.mesh, spec.material.density, "body '" + spec.name + "'");
+    const std::string label = "body '" + spec.name + "'";
+    b.mass_properties = compute_mass_properties(b.mesh, spec.material.density, label);
+    if (spec.inertia)
+        b.mass_properties = mass_properties_from_inertia(
+            b.mass_properties.volume, spec.inertia->mass, spec.inertia->center_of_mass,
+            spec.inertia->inertia, label);
     b.mass_matrix = affine_mass_matrix(b.mass_properties);
     const Vec3 c = b.mass_properties.center_of_mass;
     for (Eigen::Index v = 0; v < b.mesh.vertices.rows(); ++v)
-        b.bounding_radius = std::max(b.bounding_radius, (b.mesh.vertices.row(v).transpose() - c).norm());
+        b.bounding_radius =
+            std::max(b.bounding_radius, (b.mesh.vertices.row(v).transpose() - c).norm());
     return b;
 }
 

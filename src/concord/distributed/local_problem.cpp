@@ -131,7 +131,8 @@ LocalProblem::Groups LocalProblem::group_islands() {
     }
     BroadPhaseParams bp;
     bp.dhat = model_.spec.contact.dhat;
-    bp.body_pair_filter = skip_static_pairs(std::move(is_static));
+    bp.body_pair_filter =
+        contact_pair_filter(std::move(is_static), pairs_within(model_.spec.contact.exclude, ids_));
     const CollisionMesh& mesh = whole_.system->surface().mesh;
     const std::vector<Island> found =
         find_islands(movable, interacting_body_pairs(mesh, bounds_.lo, bounds_.hi, bp));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 #include "concord/energy/joint_jet.hpp"
 #include "concord/math/error.hpp"
@@ -50,8 +51,7 @@ JointResidual max_joint_residual(const std::vector<JointResidual>& residuals) {
 }
 
 JointEnergy::JointEnergy(std::vector<bool> movable, std::vector<double> body_mass,
-                         std::vector<double> body_length, double time_step,
-                         double stiffness_weight)
+                         std::vector<double> body_length, double time_step, double stiffness_weight)
     : movable_(std::move(movable)),
       mass_(std::move(body_mass)),
       length_(std::move(body_length)),
@@ -66,7 +66,8 @@ JointEnergy::JointEnergy(std::vector<bool> movable, std::vector<double> body_mas
 
 std::size_t JointEnergy::add_joint(const JointSpec& spec_in, const VecX& q0,
                                    const BodyPointFactory& make_point, const std::string& prefix) {
-    const std::string at = prefix.empty() ? "joints[" + std::to_string(joints_.size()) + "]" : prefix;
+    const std::string at =
+        prefix.empty() ? "joints[" + std::to_string(joints_.size()) + "]" : prefix;
     validate_joint_spec(spec_in, static_cast<int>(movable_.size()), at);
     JointSpec spec = spec_in;
     resolve_world_anchor(spec, q0);
@@ -80,7 +81,8 @@ std::size_t JointEnergy::add_joint(const JointSpec& spec_in, const VecX& q0,
 std::size_t JointEnergy::add_joint(const JointSpec& spec, const BodyPoint& parent,
                                    const BodyPoint& child, const VecX& q0,
                                    const std::string& prefix) {
-    const std::string at = prefix.empty() ? "joints[" + std::to_string(joints_.size()) + "]" : prefix;
+    const std::string at =
+        prefix.empty() ? "joints[" + std::to_string(joints_.size()) + "]" : prefix;
     validate_joint_spec(spec, static_cast<int>(movable_.size()), at);
     if (parent.body != spec.parent || child.body != spec.child)
         throw InputError(at + ": attachment points belong to other bodies than parent and child");
@@ -147,6 +149,13 @@ void JointEnergy::begin_step(double t_end, const VecX& q_start) {
         j.target = j.spec.drive.schedule.empty() ? j.spec.drive.target
                                                  : j.spec.drive.schedule.value(t_end);
     }
+}
+
+void JointEnergy::set_drive_target(std::size_t j, double target) {
+    JointSpec& spec = joints_.at(j).spec;
+    if (!spec.drive.enabled) throw std::logic_error("set_drive_target: the joint has no drive");
+    spec.drive.target = target;
+    spec.drive.schedule = {};
 }
 
 double JointEnergy::stiffness_ip(const Joint& j) const {
@@ -217,9 +226,8 @@ JointEnergy::Local JointEnergy::evaluate(const Joint& j, const VecX& q, int orde
         }
     }
     if (limits.enabled) {
-        const double k_lim =
-            limits.stiffness > 0.0 ? h2 * limits.stiffness
-                                   : (type == JointType::Revolute ? k_rot : k);
+        const double k_lim = limits.stiffness > 0.0 ? h2 * limits.stiffness
+                                                    : (type == JointType::Revolute ? k_rot : k);
         if (c.v > limits.upper) acc.add_square(affine(c, -limits.upper, 1.0), k_lim);
         if (c.v < limits.lower) acc.add_square(affine(c, -limits.lower, 1.0), k_lim);
     }
@@ -243,7 +251,9 @@ double JointEnergy::coordinate_at(const Joint& j, const VecX& q) const {
     return 0.0;
 }
 
-double JointEnergy::coordinate(std::size_t j, const VecX& q) const { return coordinate_at(joints_[j], q); }
+double JointEnergy::coordinate(std::size_t j, const VecX& q) const {
+    return coordinate_at(joints_[j], q);
+}
 
 JointResidual JointEnergy::residual(std::size_t index, const VecX& q) const {
     const Joint& j = joints_[index];
@@ -258,17 +268,17 @@ JointResidual JointEnergy::residual(std::size_t index, const VecX& q) const {
     }
     if (j.spec.type == JointType::Fixed || j.spec.type == JointType::Prismatic) {
         for (int a = 0; a < 3; ++a)
-            res.orientation = std::max(res.orientation, (body_axis(bc, j.child_axes[a], q) -
-                                                         body_axis(bp, j.parent_axes[a], q)).norm());
+            res.orientation = std::max(
+                res.orientation,
+                (body_axis(bc, j.child_axes[a], q) - body_axis(bp, j.parent_axes[a], q)).norm());
     } else if (j.spec.type == JointType::Revolute) {
-        res.orientation =
-            (body_axis(bc, j.child_axis, q) - body_axis(bp, j.parent_axis, q)).norm();
+        res.orientation = (body_axis(bc, j.child_axis, q) - body_axis(bp, j.parent_axis, q)).norm();
     }
     if (has_coordinate(j.spec.type)) {
         res.coordinate = coordinate_at(j, q);
         if (j.spec.limits.enabled)
-            res.limit_violation = std::max({0.0, res.coordinate - j.spec.limits.upper,
-                                            j.spec.limits.lower - res.coordinate});
+            res.limit_violation = std::max(
+                {0.0, res.coordinate - j.spec.limits.upper, j.spec.limits.lower - res.coordinate});
     }
     return res;
 }

@@ -107,6 +107,9 @@ public:
     double orientation_length(std::size_t j) const { return joints_[j].length; }
     /// The joint coordinate at q (theta unwrapped to within pi of the previous step's angle).
     double coordinate(std::size_t j, const VecX& q) const;
+    /// Replaces joint j's drive target (its schedule, if any, is dropped) from the next
+    /// begin_step on. The drive must be enabled (logic_error otherwise).
+    void set_drive_target(std::size_t j, double target);
     /// The drive target in use this step (position or velocity).
     double target(std::size_t j) const { return joints_[j].target; }
     JointResidual residual(std::size_t j, const VecX& q) const;

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <string>
 
+#include <Eigen/Eigenvalues>
+
 #include "concord/geometry/mesh_validation.hpp"
 #include "concord/math/error.hpp"
 
@@ -68,6 +70,45 @@ Mat12 affine_mass_matrix(const MassProperties& mp) {
         M.block<3, 3>(3 + 3 * i, 3 + 3 * i) = mp.second_moment;
     }
     return M;
+}
+
+std::string inertia_problem(double mass, const Mat3& I) {
+    if (!(mass > 0.0) || !std::isfinite(mass)) return "the mass must be positive and finite";
+    if (!I.allFinite()) return "the inertia tensor has a non-finite entry";
+    const double scale = I.cwiseAbs().maxCoeff();
+    if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale)
+        return "the inertia tensor is not symmetric";
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (I + I.transpose()));
+    const Vec3 m = eig.eigenvalues();  // ascending
+    std::ostringstream s;
+    s.precision(6);
+    if (!(m[0] > 0.0)) {
+        s << "the inertia tensor is not positive definite (principal moments " << m[0] << ", "
+          << m[1] << ", " << m[2] << " kg m^2)";
+        return s.str();
+    }
+    // The largest moment is the one that can exceed the sum of the other two.
+    if (m[2] - (m[0] + m[1]) > 1e-9 * m.sum()) {
+        s << "no body has this inertia: the principal moment " << m[2]
+          << " kg m^2 exceeds the sum of the other two (" << m[0] << " + " << m[1] << ")";
+        return s.str();
+    }
+    return {};
+}
+
+MassProperties mass_properties_from_inertia(double volume, double mass, const Vec3& com,
+                                            const Mat3& inertia, const std::string& name) {
+    if (const std::string problem = inertia_problem(mass, inertia); !problem.empty())
+        throw InputError(name + ": " + problem);
+    MassProperties mp;
+    mp.volume = volume;
+    mp.mass = mass;
+    mp.center_of_mass = com;
+    const Mat3 I = 0.5 * (inertia + inertia.transpose());
+    mp.inertia_about_com = I;
+    const Mat3 Sc = 0.5 * I.trace() * Mat3::Identity() - I;
+    mp.second_moment = Sc + mass * com * com.transpose();
+    return mp;
 }
 
 }  // namespace concord

@@ -40,4 +40,17 @@ MassProperties compute_mass_properties(const TriMesh& mesh, double density,
 /// M is symmetric positive definite for any solid with positive volume.
 Mat12 affine_mass_matrix(const MassProperties& mp);
 
+/// Empty when (mass, inertia about the centre of mass) can belong to a rigid body; otherwise
+/// why not: mass not positive and finite, a non-finite or asymmetric tensor (relative 1e-9),
+/// a principal moment not positive, or one larger than the sum of the other two (relative 1e-9:
+/// no distribution of mass has it).
+std::string inertia_problem(double mass, const Mat3& inertia);
+
+/// The mass properties of a body whose mass, centre of mass (mesh coordinates) and inertia
+/// about it are given (a URDF <inertial>), keeping `volume` from its surface:
+/// S = m c c^T + Sc with Sc = tr(I)/2 Id - I. Throws InputError "NAME: ..." when
+/// inertia_problem finds one.
+MassProperties mass_properties_from_inertia(double volume, double mass, const Vec3& center_of_mass,
+                                            const Mat3& inertia, const std::string& name);
+
 }  // namespace concord

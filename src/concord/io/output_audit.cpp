@@ -34,7 +34,8 @@ OutputAuditSummary audit_output(const OutputReader& reader,
             world[b] = row_world_vertices(meshes[b], modes[b], record.q[b]);
             bodies[b] = {&meshes[b].faces, &world[b]};
         }
-        AuditResult result = audit_intersections(bodies, planes);
+        AuditResult result =
+            audit_intersections(bodies, planes, 16, reader.contact_exclusions());
         ++summary.frames;
         summary.triangle_hits += result.triangle_hit_count;
         summary.plane_hits += result.plane_hit_count;

@@ -1,5 +1,6 @@
 #include "concord/io/output_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <filesystem>
@@ -90,6 +91,27 @@ OutputReader::OutputReader(std::string dir) : dir_(std::move(dir)) {
     std::string scene_file = (path / output_layout::kScene).string();
     scene_ = read_json_file(scene_file);
     planes_ = parse_scene_planes(scene_, scene_file);
+    if (scene_.is_object() && scene_.contains("contact") && scene_["contact"].is_object() &&
+        scene_["contact"].contains("exclude")) {
+        const nlohmann::json& list = scene_["contact"]["exclude"];
+        const auto bad = [&](const std::string& why) {
+            return InputError(scene_file + ": contact.exclude: " + why);
+        };
+        if (!list.is_array()) throw bad("expected an array of body name pairs");
+        auto index = [&](const nlohmann::json& name) {
+            if (name.is_string())
+                for (std::size_t b = 0; b < bodies_.size(); ++b)
+                    if (bodies_[b].name == name.get<std::string>()) return static_cast<int>(b);
+            throw bad("unknown body " + name.dump());
+        };
+        for (const auto& e : list) {
+            if (!e.is_array() || e.size() != 2) throw bad("expected pairs [a, b], got " + e.dump());
+            const int a = index(e[0]), b = index(e[1]);
+            exclude_.emplace_back(std::min(a, b), std::max(a, b));
+        }
+        std::sort(exclude_.begin(), exclude_.end());
+        exclude_.erase(std::unique(exclude_.begin(), exclude_.end()), exclude_.end());
+    }
 }
 
 TriMesh OutputReader::load_mesh(int i) const {
@@ -128,9 +150,11 @@ MatX OutputReader::load_modes(int i) const {
     std::size_t idx = 0;
     for (Eigen::Index r = 0; r < phi.rows(); ++r)
         for (Eigen::Index k = 0; k < m; ++k, ++idx) {
-            if (!values[idx].is_number()) throw bad("value " + std::to_string(idx) + " is not a number");
+            if (!values[idx].is_number())
+                throw bad("value " + std::to_string(idx) + " is not a number");
             phi(r, k) = values[idx].get<double>();
-            if (!std::isfinite(phi(r, k))) throw bad("value " + std::to_string(idx) + " is not finite");
+            if (!std::isfinite(phi(r, k)))
+                throw bad("value " + std::to_string(idx) + " is not finite");
         }
     return phi;
 }

@@ -68,6 +68,9 @@ class OutputReader {
     const std::string& directory() const { return dir_; }
     const std::vector<OutputBodyInfo>& bodies() const { return bodies_; }
     const std::vector<PlaneSpec>& planes() const { return planes_; }
+    /// scene.json's contact.exclude as body index pairs (a, b), a < b, sorted: the pairs that
+    /// never touch (their surfaces may overlap).
+    const std::vector<std::pair<int, int>>& contact_exclusions() const { return exclude_; }
     /// scene.json as written (the resolved scene).
     const nlohmann::json& scene() const { return scene_; }
 
@@ -85,6 +88,7 @@ class OutputReader {
     std::string dir_;
     std::vector<OutputBodyInfo> bodies_;
     std::vector<PlaneSpec> planes_;
+    std::vector<std::pair<int, int>> exclude_;
     nlohmann::json scene_;
 };
 

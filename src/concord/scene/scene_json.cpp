@@ -59,6 +59,15 @@ json shape_json(const ShapeSpec& s) {
         case ShapeKind::Container:
             p = {{"size", vec3_json(s.size)}, {"wall_thickness", s.wall_thickness}};
             break;
+        case ShapeKind::Compound: {
+            json parts = json::array();
+            for (const ShapePart& part : s.parts)
+                parts.push_back({{"shape", shape_json(part.shape)},
+                                 {"position", vec3_json(part.position)},
+                                 {"rotation", rotation_json(part.rotation)}});
+            p = {{"parts", parts}};
+            break;
+        }
         case ShapeKind::Funnel:
             p = {{"top_radius", s.top_radius},
                  {"bottom_radius", s.bottom_radius},
@@ -105,6 +114,13 @@ json body_json(const BodySpec& b) {
     }
     if (b.motion == MotionType::Kinematic) j["kinematic"] = kinematic_json(b.kinematic);
     if (b.friction) j["friction"] = *b.friction;
+    if (b.inertia) {
+        json rows = json::array();
+        for (int i = 0; i < 3; ++i) rows.push_back(vec3_json(b.inertia->inertia.row(i).transpose()));
+        j["inertia"] = {{"mass", b.inertia->mass},
+                        {"center_of_mass", vec3_json(b.inertia->center_of_mass)},
+                        {"inertia", rows}};
+    }
     if (b.elastic) {
         json e{{"basis", b.elastic->basis}, {"origin", vec3_json(b.elastic->origin)}};
         if (!b.elastic->initial.empty()) e["initial"] = b.elastic->initial;
@@ -164,6 +180,10 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
     }
     json bodies = json::array();
     for (const BodySpec& b : s.bodies) bodies.push_back(body_json(b));
+    json exclude = json::array();
+    for (const auto& [a, b] : s.contact.exclude)
+        exclude.push_back({s.bodies[static_cast<std::size_t>(a)].name,
+                           s.bodies[static_cast<std::size_t>(b)].name});
     json out{
         {"name", s.name},
         {"time_step", s.time_step},
@@ -175,7 +195,8 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
           {"friction", s.contact.friction},
           {"friction_velocity", s.contact.friction_velocity},
           {"friction_iterations", s.contact.friction_iterations},
-          {"barrier_stiffness", s.contact.barrier_stiffness}}},
+          {"barrier_stiffness", s.contact.barrier_stiffness},
+          {"exclude", exclude}}},
         {"solver", solver_params_to_json(s.solver)},
         {"materials", materials},
         {"planes", planes},

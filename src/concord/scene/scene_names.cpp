@@ -13,7 +13,7 @@ constexpr std::array<std::pair<MotionType, std::string_view>, 3> kMotionNames{{
     {MotionType::Kinematic, "kinematic"},
 }};
 
-constexpr std::array<std::pair<ShapeKind, std::string_view>, 8> kShapeNames{{
+constexpr std::array<std::pair<ShapeKind, std::string_view>, 9> kShapeNames{{
     {ShapeKind::Box, "box"},
     {ShapeKind::Sphere, "sphere"},
     {ShapeKind::Cylinder, "cylinder"},
@@ -22,6 +22,7 @@ constexpr std::array<std::pair<ShapeKind, std::string_view>, 8> kShapeNames{{
     {ShapeKind::Mesh, "mesh"},
     {ShapeKind::Container, "container"},
     {ShapeKind::Funnel, "funnel"},
+    {ShapeKind::Compound, "compound"},
 }};
 
 template <typename Enum, std::size_t N>

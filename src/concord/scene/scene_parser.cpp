@@ -9,15 +9,17 @@
 #include <optional>
 #include <utility>
 
+#include "concord/geometry/mass_properties.hpp"
 #include "concord/math/error.hpp"
 #include "concord/scene/body_array.hpp"
 #include "concord/scene/body_name.hpp"
-#include "concord/scene/json_file.hpp"
-#include "concord/scene/modal_basis_json.hpp"
-#include "concord/scene/json_node.hpp"
-#include "concord/scene/scene_names.hpp"
 #include "concord/scene/distributed_json.hpp"
+#include "concord/scene/json_file.hpp"
+#include "concord/scene/json_node.hpp"
+#include "concord/scene/modal_basis_json.hpp"
+#include "concord/scene/scene_names.hpp"
 #include "concord/scene/solver_params_json.hpp"
+#include "concord/scene/urdf_robot.hpp"
 
 namespace concord {
 
@@ -133,7 +135,7 @@ std::string resolve_mesh_file(const JsonNode& file_node, const std::string& base
 ShapeSpec parse_shape(const JsonNode& node, const std::string& base_dir) {
     static const char* kExpected =
         "expected an object with exactly one key: box, sphere, cylinder, capsule, torus, mesh, "
-        "container or funnel";
+        "container, funnel or compound";
     if (!node.value().is_object() || node.value().size() != 1) node.fail(kExpected);
     const std::string key = node.value().begin().key();
     JsonNode p = node.child(key);
@@ -195,6 +197,24 @@ ShapeSpec parse_shape(const JsonNode& node, const std::string& base_dir) {
             if (auto n = p.find("size")) s.size = n->positive_vec3();
             if (auto n = p.find("wall_thickness")) s.wall_thickness = n->positive_number();
             break;
+        case ShapeKind::Compound: {
+            p.expect_object({"parts"});
+            const JsonNode parts = p.child("parts");
+            const std::size_t count = parts.array_size();
+            if (count == 0) parts.fail("a compound shape needs at least one part");
+            for (std::size_t i = 0; i < count; ++i) {
+                const JsonNode part = parts.element(i);
+                part.expect_object({"shape", "position", "rotation"});
+                ShapePart sp;
+                sp.shape = parse_shape(part.child("shape"), base_dir);
+                if (sp.shape.kind == ShapeKind::Compound)
+                    part.child("shape").fail("a compound's parts are not compounds themselves");
+                if (auto n = part.find("position")) sp.position = n->vec3();
+                if (auto n = part.find("rotation")) sp.rotation = parse_rotation(*n);
+                s.parts.push_back(std::move(sp));
+            }
+            break;
+        }
         case ShapeKind::Funnel:
             p.expect_object(
                 {"top_radius", "bottom_radius", "height", "wall_thickness", "segments"});
@@ -291,8 +311,8 @@ ElasticSpec parse_elastic(const JsonNode& node, const SceneSpec& scene) {
     if (it == scene.modal_bases.end()) {
         std::string known;
         for (const auto& m : scene.modal_bases) known += (known.empty() ? "" : ", ") + m.name;
-        basis.fail("unknown modal basis \"" + e.basis + "\" (defined in modal_bases: " +
-                   (known.empty() ? "none" : known) + ")");
+        basis.fail("unknown modal basis \"" + e.basis +
+                   "\" (defined in modal_bases: " + (known.empty() ? "none" : known) + ")");
     }
     if (auto n = node.find("origin")) e.origin = n->vec3();
     if (auto n = node.find("initial")) {
@@ -338,6 +358,26 @@ JointTargetSchedule parse_schedule(const JsonNode& node) {
     return s;
 }
 
+JointDrive parse_drive(const JsonNode& d) {
+    d.expect_object({"mode", "target", "schedule", "ke", "kd"});
+    JointDrive drive;
+    drive.enabled = true;
+    if (auto n = d.find("mode")) {
+        const std::string m = n->string();
+        if (m == "position")
+            drive.mode = DriveMode::Position;
+        else if (m == "velocity")
+            drive.mode = DriveMode::Velocity;
+        else
+            n->fail("expected \"position\" or \"velocity\", got " + n->describe());
+    }
+    if (auto n = d.find("target")) drive.target = n->number();
+    if (auto n = d.find("schedule")) drive.schedule = parse_schedule(*n);
+    if (auto n = d.find("ke")) drive.ke = n->non_negative_number();
+    if (auto n = d.find("kd")) drive.kd = n->non_negative_number();
+    return drive;
+}
+
 JointSpec parse_joint(const JsonNode& node, const SceneSpec& scene) {
     node.expect_object({"name", "type", "parent", "child", "anchor", "parent_anchor",
                         "child_anchor", "axis", "drive", "limits", "stiffness",
@@ -346,35 +386,29 @@ JointSpec parse_joint(const JsonNode& node, const SceneSpec& scene) {
     if (auto n = node.find("name")) j.name = n->name();
     const JsonNode type = node.child("type");
     const std::string t = type.string();
-    if (t == "fixed") j.type = JointType::Fixed;
-    else if (t == "revolute") j.type = JointType::Revolute;
-    else if (t == "prismatic") j.type = JointType::Prismatic;
-    else if (t == "ball") j.type = JointType::Ball;
-    else type.fail("expected \"fixed\", \"revolute\", \"prismatic\" or \"ball\", got " + type.describe());
+    if (t == "fixed")
+        j.type = JointType::Fixed;
+    else if (t == "revolute")
+        j.type = JointType::Revolute;
+    else if (t == "prismatic")
+        j.type = JointType::Prismatic;
+    else if (t == "ball")
+        j.type = JointType::Ball;
+    else
+        type.fail("expected \"fixed\", \"revolute\", \"prismatic\" or \"ball\", got " +
+                  type.describe());
     j.parent = parse_joint_body(node.child("parent"), scene);
     j.child = parse_joint_body(node.child("child"), scene);
     if (node.has("anchor") && (node.has("parent_anchor") || node.has("child_anchor")))
-        node.child("anchor").fail("give either anchor (world) or parent_anchor/child_anchor (local)");
+        node.child("anchor").fail(
+            "give either anchor (world) or parent_anchor/child_anchor (local)");
     if (auto n = node.find("anchor")) j.world_anchor = n->vec3();
     if (auto n = node.find("parent_anchor")) j.parent_anchor = n->vec3();
     if (auto n = node.find("child_anchor")) j.child_anchor = n->vec3();
     if (!node.has("anchor") && !node.has("parent_anchor") && !node.has("child_anchor"))
         node.fail("a joint needs an anchor (world position) or parent_anchor/child_anchor");
     if (auto n = node.find("axis")) j.axis = unit_vector(n->non_zero_vec3());
-    if (auto d = node.find("drive")) {
-        d->expect_object({"mode", "target", "schedule", "ke", "kd"});
-        j.drive.enabled = true;
-        if (auto n = d->find("mode")) {
-            const std::string m = n->string();
-            if (m == "position") j.drive.mode = DriveMode::Position;
-            else if (m == "velocity") j.drive.mode = DriveMode::Velocity;
-            else n->fail("expected \"position\" or \"velocity\", got " + n->describe());
-        }
-        if (auto n = d->find("target")) j.drive.target = n->number();
-        if (auto n = d->find("schedule")) j.drive.schedule = parse_schedule(*n);
-        if (auto n = d->find("ke")) j.drive.ke = n->non_negative_number();
-        if (auto n = d->find("kd")) j.drive.kd = n->non_negative_number();
-    }
+    if (auto d = node.find("drive")) j.drive = parse_drive(*d);
     if (auto l = node.find("limits")) {
         l->expect_object({"lower", "upper", "stiffness"});
         j.limits.enabled = true;
@@ -399,16 +433,33 @@ void parse_modal_bases(const JsonNode& node, const std::string& base_dir, SceneS
         if (item.key().empty()) b.fail("modal basis names must not be empty");
         // Runs the generator once here, so that every error shows when the scene is read.
         const ModalBasis basis = modal_basis_from_json(b, base_dir);
-        scene.modal_bases.push_back({item.key(), item.value(), node.source(), base_dir,
-                                     basis.num_modes});
+        scene.modal_bases.push_back(
+            {item.key(), item.value(), node.source(), base_dir, basis.num_modes});
     }
+}
+
+InertiaSpec parse_inertia(const JsonNode& node) {
+    node.expect_object({"mass", "center_of_mass", "inertia"});
+    InertiaSpec in;
+    in.mass = node.child("mass").positive_number();
+    if (auto n = node.find("center_of_mass")) in.center_of_mass = n->vec3();
+    const JsonNode t = node.child("inertia");
+    const auto& v = t.value();
+    bool shape_ok = v.is_array() && v.size() == 3;
+    for (std::size_t i = 0; shape_ok && i < 3; ++i) shape_ok = v[i].is_array() && v[i].size() == 3;
+    if (!shape_ok) t.fail("expected 3 rows of 3 numbers (kg m^2), got " + t.describe());
+    for (std::size_t i = 0; i < 3; ++i)
+        in.inertia.row(static_cast<Eigen::Index>(i)) = t.element(i).vec3().transpose();
+    const std::string problem = inertia_problem(in.mass, in.inertia);
+    if (!problem.empty()) t.fail(problem);
+    return in;
 }
 
 ParsedBody parse_body(const JsonNode& node, std::size_t index, const SceneSpec& scene,
                       const std::string& base_dir) {
     node.expect_object({"name", "shape", "material", "position", "rotation", "velocity",
                         "angular_velocity", "motion", "kinematic", "friction", "external_force",
-                        "elastic", "array"});
+                        "elastic", "inertia", "array"});
     ParsedBody parsed;
     BodySpec& b = parsed.body;
     b.name = "body_" + std::to_string(index);
@@ -470,6 +521,10 @@ ParsedBody parse_body(const JsonNode& node, std::size_t index, const SceneSpec& 
         if (!dynamic) n->fail("only dynamic bodies can be elastic (drive them through joints)");
         b.elastic = parse_elastic(*n, scene);
     }
+    if (auto n = node.find("inertia")) {
+        if (b.elastic) n->fail("elastic bodies take their mass from their modes, not \"inertia\"");
+        b.inertia = parse_inertia(*n);
+    }
     if (auto n = node.find("array")) parsed.array = parse_body_array(*n);
     return parsed;
 }
@@ -493,8 +548,9 @@ std::vector<PlaneSpec> parse_planes(const JsonNode& root) {
 }
 
 void parse_contact(const JsonNode& node, ContactSpec& c) {
-    node.expect_object(
-        {"dhat", "friction", "friction_velocity", "friction_iterations", "barrier_stiffness"});
+    // "exclude" names bodies: parse_contact_exclude reads it once the bodies are known.
+    node.expect_object({"dhat", "friction", "friction_velocity", "friction_iterations",
+                        "barrier_stiffness", "exclude"});
     if (auto n = node.find("dhat")) c.dhat = n->positive_number();
     if (auto n = node.find("friction")) c.friction = n->non_negative_number();
     if (auto n = node.find("friction_velocity")) c.friction_velocity = n->positive_number();
@@ -532,6 +588,124 @@ void parse_bodies(const JsonNode& list, const std::string& base_dir, SceneSpec& 
     }
 }
 
+int body_index(const JsonNode& node, const SceneSpec& scene) {
+    const std::string name = node.name();
+    for (std::size_t b = 0; b < scene.bodies.size(); ++b)
+        if (scene.bodies[b].name == name) return static_cast<int>(b);
+    node.fail("unknown body \"" + name + "\"");
+}
+
+/// contact.exclude: [[body, body], ...] by name, added to the robots' pairs; sorted, unique.
+void parse_contact_exclude(const std::optional<JsonNode>& contact, SceneSpec& scene) {
+    if (auto list = contact ? contact->find("exclude") : std::nullopt) {
+        for (std::size_t i = 0; i < list->array_size(); ++i) {
+            const JsonNode e = list->element(i);
+            if (e.array_size() != 2) e.fail("expected a pair of body names [a, b]");
+            const int a = body_index(e.element(0), scene), b = body_index(e.element(1), scene);
+            if (a == b) e.fail("a body always ignores itself: give two different bodies");
+            scene.contact.exclude.emplace_back(std::min(a, b), std::max(a, b));
+        }
+    }
+    auto& x = scene.contact.exclude;
+    std::sort(x.begin(), x.end());
+    x.erase(std::unique(x.begin(), x.end()), x.end());
+}
+
+/// One entry of "robots": its URDF read and its links and joints added to the scene.
+void parse_robot(const JsonNode& node, const std::string& base_dir, SceneSpec& scene) {
+    node.expect_object({"name", "urdf", "position", "rotation", "base", "material", "joint_targets",
+                        "self_collision", "package_paths"});
+    RobotSpec r;
+    r.name = node.child("name").name();
+    if (!is_file_safe_name(r.name))
+        node.child("name").fail("robot names prefix body names; use " +
+                                std::string(kFileSafeNameRule));
+    namespace fs = std::filesystem;
+    auto resolve = [&](const JsonNode& n) {
+        fs::path f(n.name());
+        if (f.is_relative()) f = (base_dir.empty() ? fs::path(".") : fs::path(base_dir)) / f;
+        std::error_code ec;
+        fs::path abs = fs::absolute(f, ec);
+        return (ec ? f : abs).lexically_normal();
+    };
+    const JsonNode urdf = node.child("urdf");
+    const fs::path file = resolve(urdf);
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec))
+        urdf.fail("URDF file not found (looked for " + file.string() + ")");
+    r.urdf = file.string();
+    if (auto n = node.find("position")) r.position = n->vec3();
+    if (auto n = node.find("rotation")) r.rotation = parse_rotation(*n);
+    if (auto n = node.find("base")) {
+        const std::string b = n->string();
+        if (b == "fixed")
+            r.fixed_base = true;
+        else if (b == "free")
+            r.fixed_base = false;
+        else
+            n->fail("expected \"fixed\" or \"free\", got " + n->describe());
+    }
+    if (auto n = node.find("material")) {
+        if (n->value().is_string()) {
+            r.material_name = n->name();
+            const auto it = scene.materials.find(r.material_name);
+            if (it == scene.materials.end())
+                n->fail("unknown material \"" + r.material_name + "\"");
+            r.material = it->second;
+        } else {
+            r.material = parse_material(*n);
+        }
+    }
+    if (auto n = node.find("self_collision")) {
+        const std::string v = n->string();
+        if (v == "non_adjacent")
+            r.self_collision = SelfCollision::NonAdjacent;
+        else if (v == "all")
+            r.self_collision = SelfCollision::All;
+        else if (v == "none")
+            r.self_collision = SelfCollision::None;
+        else
+            n->fail("expected \"non_adjacent\", \"all\" or \"none\", got " + n->describe());
+    }
+    if (auto list = node.find("package_paths")) {
+        for (std::size_t i = 0; i < list->array_size(); ++i) {
+            const JsonNode e = list->element(i);
+            const fs::path dir = resolve(e);
+            if (!fs::is_directory(dir, ec)) e.fail("not a folder (" + dir.string() + ")");
+            r.package_paths.push_back(dir.string());
+        }
+    }
+    if (auto t = node.find("joint_targets")) {
+        if (!t->value().is_object()) t->fail("expected an object mapping joint names to drives");
+        for (const auto& item : t->value().items())
+            r.joint_targets[item.key()] = parse_drive(t->child(item.key()));
+    }
+    const int first = static_cast<int>(scene.bodies.size());
+    RobotParts parts;
+    try {
+        parts = import_urdf_robot(r, first);
+    } catch (const InputError& e) {
+        urdf.fail(e.what());
+    }
+    if (parts.bodies.empty()) urdf.fail(r.urdf + ": no link has <collision> geometry");
+    for (const BodySpec& b : parts.bodies)
+        for (const BodySpec& other : scene.bodies)
+            if (other.name == b.name)
+                node.child("name").fail("the robot's body \"" + b.name +
+                                        "\" repeats the name of another body");
+    for (BodySpec& b : parts.bodies) scene.bodies.push_back(std::move(b));
+    for (std::size_t k = 0; k < parts.joints.size(); ++k) {
+        try {
+            validate_joint_spec(parts.joints[k], static_cast<int>(scene.bodies.size()),
+                                "joint " + parts.joints[k].name);
+        } catch (const InputError& e) {
+            urdf.fail(r.urdf + ": " + e.what());
+        }
+        scene.joints.push_back(std::move(parts.joints[k]));
+    }
+    for (const auto& p : parts.exclude) scene.contact.exclude.push_back(p);
+}
+
 }  // namespace
 
 SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name,
@@ -539,7 +713,7 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     JsonNode root(json, source_name);
     root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "gravity", "contact",
                         "solver", "distributed", "materials", "planes", "modal_bases", "bodies",
-                        "joints"});
+                        "robots", "joints"});
     SceneSpec s;
     s.source_path = source_name;
     if (auto n = root.find("$schema")) (void)n->string();
@@ -565,9 +739,14 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     s.planes = parse_planes(root);
     if (auto n = root.find("modal_bases")) parse_modal_bases(*n, base_dir, s);
     if (auto n = root.find("bodies")) parse_bodies(*n, base_dir, s);
+    if (auto n = root.find("robots"))
+        for (std::size_t i = 0; i < n->array_size(); ++i) parse_robot(n->element(i), base_dir, s);
+    if (static_cast<long long>(s.bodies.size()) > kMaxBodies)
+        root.fail("the scene has more than " + std::to_string(kMaxBodies) + " bodies");
     if (auto n = root.find("joints"))
         for (std::size_t i = 0; i < n->array_size(); ++i)
             s.joints.push_back(parse_joint(n->element(i), s));
+    parse_contact_exclude(root.find("contact"), s);
     return s;
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "concord/math/types.hpp"
@@ -25,7 +26,9 @@ struct MaterialSpec {
     bool operator==(const MaterialSpec&) const = default;
 };
 
-enum class ShapeKind { Box, Sphere, Cylinder, Capsule, Torus, Mesh, Container, Funnel };
+enum class ShapeKind { Box, Sphere, Cylinder, Capsule, Torus, Mesh, Container, Funnel, Compound };
+
+struct ShapePart;
 
 /// One primitive or a mesh file. Only the fields of `kind` are meaningful.
 struct ShapeSpec {
@@ -46,9 +49,32 @@ struct ShapeSpec {
     std::string
         resolved_file;  ///< mesh: absolute path (relative paths resolve against the scene file)
     Vec3 scale = Vec3::Ones();  ///< mesh: per-axis scale applied to the file's coordinates
+    /// compound: the parts, each placed in the body's coordinates; the body's surface is all of
+    /// theirs together (a URDF link's collision elements). Parts may touch or overlap: only
+    /// their surfaces meet other bodies, but the mass properties then count the overlap twice
+    /// unless the body's "inertia" is given.
+    std::vector<ShapePart> parts;
 
-    bool operator==(const ShapeSpec&) const = default;
+    bool operator==(const ShapeSpec&) const;
 };
+
+/// One part of a compound shape: x_body = position + rotation * x_part.
+struct ShapePart {
+    ShapeSpec shape;
+    Vec3 position = Vec3::Zero();
+    Mat3 rotation = Mat3::Identity();
+
+    bool operator==(const ShapePart&) const = default;
+};
+
+inline bool ShapeSpec::operator==(const ShapeSpec& o) const {
+    return kind == o.kind && size == o.size && divisions == o.divisions && radius == o.radius &&
+           major_radius == o.major_radius && height == o.height && top_radius == o.top_radius &&
+           bottom_radius == o.bottom_radius && wall_thickness == o.wall_thickness &&
+           subdivisions == o.subdivisions && segments == o.segments && rings == o.rings &&
+           file == o.file && resolved_file == o.resolved_file && scale == o.scale &&
+           parts == o.parts;
+}
 
 enum class MotionType { Dynamic, Static, Kinematic };
 
@@ -86,6 +112,18 @@ struct ElasticSpec {
     bool operator==(const ElasticSpec&) const = default;
 };
 
+/// Mass properties given instead of computed from the shape and density (a URDF link's
+/// <inertial>): the body keeps its shape's surface for contact.
+struct InertiaSpec {
+    double mass = 1.0;                   ///< kg, > 0
+    Vec3 center_of_mass = Vec3::Zero();  ///< body-local, m
+    /// About the centre of mass, body-local axes, kg m^2: symmetric positive definite and
+    /// physically realisable (each principal moment at most the sum of the other two).
+    Mat3 inertia = Mat3::Identity();
+
+    bool operator==(const InertiaSpec&) const = default;
+};
+
 struct BodySpec {
     std::string name;
     ShapeSpec shape;
@@ -100,6 +138,7 @@ struct BodySpec {
     std::optional<double> friction;      ///< overrides contact.friction for this body's pairs
     Vec3 external_force = Vec3::Zero();  ///< constant force at the centre of mass, N
     std::optional<ElasticSpec> elastic;  ///< set for reduced elastic bodies
+    std::optional<InertiaSpec> inertia;  ///< replaces the mass properties of shape and density
 
     bool operator==(const BodySpec&) const = default;
 };
@@ -130,6 +169,9 @@ struct ContactSpec {
     double friction_velocity = 1e-3;  ///< epsilon_v: below this slip speed friction is static, m/s
     int friction_iterations = 1;      ///< times the friction is re-lagged per step
     double barrier_stiffness = 0.0;   ///< kappa; 0 = automatic (IPC initialisation and adaptation)
+    /// Body pairs that never touch (a robot's adjacent links): indices (a, b), a < b, sorted and
+    /// unique. Their surfaces may overlap; the barrier, CCD and the audit ignore them.
+    std::vector<std::pair<int, int>> exclude;
 
     bool operator==(const ContactSpec&) const = default;
 };

@@ -57,7 +57,7 @@ ContactReport report_contacts(const World& world) {
     const Vertices x = surface.positions(state.q);
     BroadPhaseParams bp;
     bp.dhat = report.dhat;
-    bp.body_pair_filter = skip_static_pairs(is_static);
+    bp.body_pair_filter = contact_pair_filter(is_static, spec.contact.exclude);
     const Candidates candidates = find_candidates(surface.mesh, x, x, bp);
     const std::vector<PointPlaneCandidate> plane_candidates =
         point_plane_candidates(surface, x, x, planes, movable, report.dhat);

@@ -33,6 +33,7 @@ IncrementalPotential::IncrementalPotential(
       barrier_(barrier),
       friction_(friction) {
     for (bool m : config_.body_movable) body_static_.push_back(m ? 0 : 1);
+    pair_filter_ = contact_pair_filter(body_static_, config_.excluded_pairs);
 }
 
 void IncrementalPotential::reset() {
@@ -52,7 +53,7 @@ void IncrementalPotential::refresh_contacts(const VecX& q) {
     const Vertices x = surface_.positions(q);
     BroadPhaseParams bp;
     bp.dhat = config_.dhat;
-    bp.body_pair_filter = skip_static_pairs(body_static_);
+    bp.body_pair_filter = pair_filter_;
     candidates_ = broad_phase_.find(surface_.mesh, x, x, bp);
     plane_candidates_ =
         point_plane_candidates(surface_, x, x, planes_, config_.body_movable, config_.dhat);
@@ -212,7 +213,7 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
     const double max_dev = dev.size() > 0 ? dev.maxCoeff() : 0.0;
     BroadPhaseParams bp;
     bp.dhat = config_.dhat + 2.0 * max_dev;
-    bp.body_pair_filter = skip_static_pairs(body_static_);
+    bp.body_pair_filter = pair_filter_;
     candidates_ = broad_phase_.find(surface_.mesh, x0, x1, bp);
     plane_candidates_ = point_plane_candidates(surface_, x0, x1, planes_, config_.body_movable,
                                                config_.dhat + max_dev);

@@ -26,6 +26,8 @@ struct IncrementalPotentialConfig {
     double scene_scale = 1.0;         ///< l, the scene's bounding-box diagonal
     std::vector<double> body_radius;  ///< converts a change of A into a displacement
     std::vector<bool> body_movable;   ///< dynamic or kinematic
+    /// Body pairs (a, b), a < b, sorted, in system numbering, that never touch (contact.exclude).
+    std::vector<std::pair<int, int>> excluded_pairs;
     /// Per-body convergence weights (PerBodyWeighted, docs/solver.md): mass m_b, lever arm
     /// L_b (largest |X| of a vertex) and the characteristic acceleration g* (|gravity|, or
     /// standard gravity when there is none).
@@ -119,6 +121,7 @@ class IncrementalPotential final : public NewtonProblem {
     double kappa_max_ = 0.0;
     double previous_min_distance_sq_ = std::numeric_limits<double>::infinity();
     std::vector<std::uint8_t> body_static_;
+    BodyPairFilter pair_filter_;  ///< static pairs and config_.excluded_pairs skipped
 };
 
 }  // namespace concord

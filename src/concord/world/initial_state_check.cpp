@@ -26,7 +26,8 @@ std::string format_distance(double d) {
 }  // namespace
 
 void check_initial_state(const std::vector<AffineBody>& bodies, const ContactSurface& surface,
-                         const VecX& q, const std::vector<HalfSpace>& planes, double dhat) {
+                         const VecX& q, const std::vector<HalfSpace>& planes, double dhat,
+                         const std::vector<std::pair<int, int>>& excluded) {
     const int B = static_cast<int>(bodies.size());
     std::vector<std::uint8_t> is_static(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b) is_static[b] = bodies[b].motion == MotionType::Static;
@@ -41,7 +42,7 @@ void check_initial_state(const std::vector<AffineBody>& bodies, const ContactSur
             world[b].row(v) = affine_apply(q.segment<12>(12 * b), body.mesh.vertices.row(v).transpose()).transpose();
         audit_bodies[b] = {&body.mesh.faces, &world[b]};
     }
-    const AuditResult audit = audit_intersections(audit_bodies, planes, 64);
+    const AuditResult audit = audit_intersections(audit_bodies, planes, 64, excluded);
     for (const auto& hit : audit.triangle_hits) {
         if (is_static[hit.body_a] && is_static[hit.body_b]) continue;
         throw InputError("initial state: bodies " + quoted(bodies[hit.body_a].name) + " and " +
@@ -60,7 +61,7 @@ void check_initial_state(const std::vector<AffineBody>& bodies, const ContactSur
     const Vertices x = surface.positions(q);
     BroadPhaseParams bp;
     bp.dhat = limit;
-    bp.body_pair_filter = skip_static_pairs(is_static);
+    bp.body_pair_filter = contact_pair_filter(is_static, excluded);
     // Which bodies have a candidate at all first (cheap: bodies' boxes, then the first pair of
     // primitive boxes near the other body): a scene that starts with its bodies apart, as most
     // do, needs no candidate list over every primitive.

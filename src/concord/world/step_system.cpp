@@ -99,6 +99,7 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
     ShareWeighted weighted = share_weighted();
     cfg.body_mass = std::move(weighted.body_mass);
     cfg.body_movable = movable_;
+    cfg.excluded_pairs = pairs_within(model_.spec.contact.exclude, bodies_);
     cfg.time_step = model_.spec.time_step;
     cfg.dhat = model_.spec.contact.dhat;
     cfg.scene_scale = model_.scene_scale;
@@ -163,6 +164,7 @@ StepSystem::ShareWeighted StepSystem::share_weighted() const {
 }
 
 void StepSystem::build_joints(const IncrementalPotentialConfig& cfg) {
+    joint_slots_.assign(model_.joints.size(), -1);
     if (model_.joints.empty()) return;
     std::map<int, int> local;  // world body -> system body
     for (std::size_t k = 0; k < bodies_.size(); ++k) local[bodies_[k]] = static_cast<int>(k);
@@ -208,6 +210,7 @@ void StepSystem::build_joints(const IncrementalPotentialConfig& cfg) {
         const std::size_t added = joints_->add_joint(
             sys, point(spec.parent, spec.parent_anchor), point(spec.child, spec.child_anchor),
             q0, "joints[" + std::to_string(j) + "]");
+        joint_slots_[j] = static_cast<int>(added);
         if (replication_) {
             // A distributed worker's share of the joint: 1/k for k workers holding its bodies
             // (the partition gives the bodies of a joint the same holders).

@@ -155,6 +155,15 @@ class StepSystem {
     const ContactSurface& surface() const { return *surface_; }
     bool has_kinematic() const { return any_kinematic_; }
     bool has_joints() const { return joints_ != nullptr; }
+    /// The joint energy (null without joints) and where model joint j is in it (-1: nowhere,
+    /// no movable body of the joint is in this system).
+    JointEnergy* joints() { return joints_.get(); }
+    const JointEnergy* joints() const { return joints_.get(); }
+    int joint_slot(int j) const {
+        return j >= 0 && static_cast<std::size_t>(j) < joint_slots_.size()
+                   ? joint_slots_[static_cast<std::size_t>(j)]
+                   : -1;
+    }
 
   private:
     /// The joint energy over the joints that touch this system's movable bodies.
@@ -187,6 +196,7 @@ class StepSystem {
     std::unique_ptr<ReducedInertiaEnergy> reduced_inertia_;
     std::unique_ptr<ModalElasticityEnergy> modal_elasticity_;
     std::unique_ptr<JointEnergy> joints_;  ///< null when no joint touches the system
+    std::vector<int> joint_slots_;         ///< per model joint: its index in joints_, or -1
     std::unique_ptr<IncrementalPotential> potential_;
 };
 

@@ -56,7 +56,7 @@ struct SubstepOutcome {
     StopReason stop_reason = StopReason::Residual;
     VecX x;
     double kappa = 0.0;
-    double kappa_start = 0.0;  ///< the stiffness the first round of solves started with
+    double kappa_start = 0.0;      ///< the stiffness the first round of solves started with
     bool island_fallback = false;  ///< the first islands' bounds failed: some were re-solved
     double t_islands = 0.0;
     std::vector<SystemStepResult> results;
@@ -156,8 +156,8 @@ void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const S
         if (replaced[j])
             out.discarded.push_back(std::move(out.results[j]));
         else
-            kept.push_back({std::move(out.results[j]), std::move(out.island_bodies[j]),
-                            out.systems[j]});
+            kept.push_back(
+                {std::move(out.results[j]), std::move(out.island_bodies[j]), out.systems[j]});
     }
     int round_iterations = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -205,7 +205,7 @@ std::vector<Island> World::Impl::find_step_islands(const MotionBounds& bounds) {
     std::vector<std::uint8_t> is_static(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b)
         is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
-    bp.body_pair_filter = skip_static_pairs(std::move(is_static));
+    bp.body_pair_filter = contact_pair_filter(std::move(is_static), model.spec.contact.exclude);
     return find_islands(model.movable,
                         interacting_body_pairs(model.surface.mesh, bounds.lo, bounds.hi, bp));
 }
@@ -238,8 +238,7 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
                 const int m = model.bodies[i].modal->num_modes;
                 q_tilde.segment(o, m) += h * q_dot.segment(o, m);
             }
-        }
-        else if (model.kinematic[i])
+        } else if (model.kinematic[i])
             target.segment<12>(12 * b) =
                 kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial, t_end);
     }
@@ -296,9 +295,9 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
             if (!one_island)
                 for (const Island& island : islands) {
                     const std::vector<int> key = island.bodies();
-                    const bool solved = std::find(out.island_bodies.begin(),
-                                                  out.island_bodies.end(),
-                                                  island.movable) != out.island_bodies.end();
+                    const bool solved =
+                        std::find(out.island_bodies.begin(), out.island_bodies.end(),
+                                  island.movable) != out.island_bodies.end();
                     if (!solved) merged.push_back(&island_system(key, kept));
                 }
         }
@@ -508,6 +507,60 @@ Vertices World::world_vertices(int i) const {
         x.row(v) = affine_apply(qi, X).transpose();
     }
     return x;
+}
+int World::num_joints() const {
+    return static_cast<int>(impl_->model.joints.size());
+}
+const JointSpec& World::joint(int j) const {
+    if (j < 0 || j >= num_joints())
+        throw InputError("joint index " + std::to_string(j) + " out of range (the world has " +
+                         std::to_string(num_joints()) + " joints)");
+    return spec().joints[static_cast<std::size_t>(j)];
+}
+int World::joint_index(const std::string& name) const {
+    const auto& joints = spec().joints;
+    std::string known;
+    for (std::size_t j = 0; j < joints.size(); ++j) {
+        if (joints[j].name == name) return static_cast<int>(j);
+        if (!joints[j].name.empty()) known += (known.empty() ? "" : ", ") + joints[j].name;
+    }
+    throw InputError("no joint named '" + name + "' (joints: " + (known.empty() ? "none" : known) +
+                     ")");
+}
+namespace {
+/// Joint j's coordinate at world state q through the whole system's joint energy (0 when the
+/// joint has no movable body or no coordinate).
+double joint_coordinate_at(const StepSystem& whole, int j, const VecX& q) {
+    const int slot = whole.joint_slot(j);
+    if (slot < 0 || !whole.joints()) return 0.0;
+    VecX qs;
+    whole.gather(q, qs);
+    return whole.joints()->coordinate(static_cast<std::size_t>(slot), qs);
+}
+}  // namespace
+double World::joint_position(int j) const {
+    (void)joint(j);
+    return joint_coordinate_at(*impl_->whole, j, impl_->state().q);
+}
+double World::joint_velocity(int j) const {
+    (void)joint(j);
+    // Central difference along q_dot over a tiny time: the derivative to rounding.
+    const WorldState& s = impl_->state();
+    const double e = 1e-4 * spec().time_step;
+    const VecX ahead = s.q + e * s.q_dot, behind = s.q - e * s.q_dot;
+    return (joint_coordinate_at(*impl_->whole, j, ahead) -
+            joint_coordinate_at(*impl_->whole, j, behind)) /
+           (2.0 * e);
+}
+void World::set_joint_target(int j, double target) {
+    const JointSpec& js = joint(j);
+    if (!js.drive.enabled || !has_coordinate(js.type))
+        throw InputError("joint '" + js.name + "' has no drive (give it one in the scene: a " +
+                         "joint's \"drive\" or a robot's \"joint_targets\")");
+    if (!std::isfinite(target))
+        throw InputError("joint '" + js.name + "': the target must be finite");
+    const int slot = impl_->whole->joint_slot(j);
+    if (slot >= 0) impl_->whole->joints()->set_drive_target(static_cast<std::size_t>(slot), target);
 }
 double World::time() const {
     return impl_->state().time;

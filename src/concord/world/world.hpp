@@ -42,6 +42,20 @@ class World {
     /// Scene scale l: bounding-box diagonal of the initial scene (used by stopping criteria).
     double scene_scale() const;
 
+    /// Joints: the scene's robots' joints and its "joints", in the order of spec().joints.
+    int num_joints() const;
+    const JointSpec& joint(int j) const;
+    /// The index of the joint named `name`; InputError naming the known joints when none is.
+    int joint_index(const std::string& name) const;
+    /// Joint j's coordinate now: revolute angle (rad, unwrapped across steps, 0 at the build
+    /// state) or prismatic slide (m); 0 for fixed and ball joints.
+    double joint_position(int j) const;
+    /// Its rate now (rad/s or m/s): the coordinate's derivative along the bodies' velocities.
+    double joint_velocity(int j) const;
+    /// Replaces joint j's drive target (rad or m in position mode, rad/s or m/s in velocity
+    /// mode) from the next step on; a schedule the joint had is dropped. Not part of the
+    /// captured state. InputError for a joint without a drive or an index out of range.
+    void set_joint_target(int j, double target);
     /// The solver options in use (from the scene's "solver" object, legacy keys mapped).
     const SolverParams& solver_params() const;
     /// Replaces them for the following steps. Throws InputError for values out of range.

@@ -108,7 +108,8 @@ WorldState WorldModel::initial_world_state() const {
 }
 
 void check_start_state(const WorldModel& m) {
-    check_initial_state(m.bodies, m.surface, m.initial_state(), m.planes, m.spec.contact.dhat);
+    check_initial_state(m.bodies, m.surface, m.initial_state(), m.planes, m.spec.contact.dhat,
+                        m.spec.contact.exclude);
 }
 
 WorldModel build_world_model(const SceneSpec& spec, bool check_start) {
@@ -124,7 +125,8 @@ WorldModel build_world_model(const SceneSpec& spec, bool check_start) {
     for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
         const BodySpec& b = spec.bodies[i];
         const bool same = i > 0 && b.shape == spec.bodies[i - 1].shape &&
-                          b.material.density == spec.bodies[i - 1].material.density;
+                          b.material.density == spec.bodies[i - 1].material.density &&
+                          b.inertia == spec.bodies[i - 1].inertia;
         m.bodies.push_back(build_body(b, same ? &m.bodies.back() : nullptr));
     }
     attach_modal_parts(spec, m.bodies);

@@ -171,7 +171,8 @@ PlaneHits audit_body_planes(const AuditBody& body, int b, std::span<const HalfSp
 }  // namespace
 
 AuditResult audit_intersections(std::span<const AuditBody> bodies,
-                                std::span<const HalfSpace> planes, int max_reports) {
+                                std::span<const HalfSpace> planes, int max_reports,
+                                std::span<const std::pair<int, int>> excluded) {
     validate(bodies, planes);
     const std::size_t limit = static_cast<std::size_t>(std::max(max_reports, 0));
     const int num_bodies = static_cast<int>(bodies.size());
@@ -182,7 +183,11 @@ AuditResult audit_intersections(std::span<const AuditBody> bodies,
     for (std::size_t b = 0; b < bodies.size(); ++b) surfaces[b] = boxes[b].surface;
 
     // Body pairs come sorted, so concatenating each pair's sorted hits keeps the global order.
-    const std::vector<std::pair<int, int>> body_pairs = overlapping_box_pairs(surfaces);
+    std::vector<std::pair<int, int>> body_pairs = overlapping_box_pairs(surfaces);
+    if (!excluded.empty())
+        std::erase_if(body_pairs, [&](const std::pair<int, int>& p) {
+            return std::binary_search(excluded.begin(), excluded.end(), p);
+        });
     std::vector<Hits> pair_hits(body_pairs.size());
     tbb::parallel_for(std::size_t{0}, body_pairs.size(), [&](std::size_t k) {
         const auto [a, b] = body_pairs[k];

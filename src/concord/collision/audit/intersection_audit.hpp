@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <span>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "concord/geometry/half_space.hpp"
@@ -57,7 +58,10 @@ struct AuditResult {
 /// each kind (a negative value counts as 0); the counts cover every hit.
 /// Raises InputError for a missing matrix, a face index out of range, a non-finite vertex, or a
 /// plane with a non-finite point or a zero or non-finite normal, naming the body and element.
+/// Body pairs in `excluded` ((a, b), a < b, sorted: the scene's contact.exclude) are not
+/// compared: their surfaces may overlap (a robot's adjacent links).
 AuditResult audit_intersections(std::span<const AuditBody> bodies,
-                                std::span<const HalfSpace> planes, int max_reports = 16);
+                                std::span<const HalfSpace> planes, int max_reports = 16,
+                                std::span<const std::pair<int, int>> excluded = {});
 
 }  // namespace concord

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace concord {
@@ -16,5 +17,15 @@ using BodyPairFilter = std::function<bool(int body_a, int body_b)>;
 /// A filter that rejects pairs in which both bodies are marked static (non-zero entry).
 /// Bodies beyond the end of the vector count as dynamic.
 BodyPairFilter skip_static_pairs(std::vector<std::uint8_t> body_is_static);
+
+/// The contact filter of a scene: skip_static_pairs, and also the `excluded` pairs (a, b),
+/// a < b, sorted (the scene's contact.exclude, e.g. a robot's adjacent links), in either order.
+BodyPairFilter contact_pair_filter(std::vector<std::uint8_t> body_is_static,
+                                   std::vector<std::pair<int, int>> excluded);
+
+/// The pairs of `pairs` (world body indices) whose two bodies are both in `ids`, renumbered to
+/// positions in `ids` (a system's bodies), each with a < b, sorted.
+std::vector<std::pair<int, int>> pairs_within(const std::vector<std::pair<int, int>>& pairs,
+                                              const std::vector<int>& ids);
 
 }  // namespace concord
