@@ -108,6 +108,23 @@ TEST(IntersectionAudit, OverlappingBoxesNameTheRightBodies) {
     EXPECT_TRUE(std::is_sorted(r.triangle_hits.begin(), r.triangle_hits.end()));
 }
 
+TEST(IntersectionAudit, ExcludedBodyPairsAreNotCompared) {
+    // Bodies 0-1 overlap (a robot's adjacent links, excluded), 1-2 overlap too (not excluded).
+    const std::vector<Mesh> meshes = {unit_box_at(Vec3(0, 0, 1)), unit_box_at(Vec3(0.5, 0, 1)),
+                                      unit_box_at(Vec3(1.2, 0, 1))};
+    const std::vector<std::pair<int, int>> excluded = {{0, 1}};
+    const AuditResult all = audit_intersections(views(meshes), {}, 1000);
+    const AuditResult r = audit_intersections(views(meshes), {}, 1000, excluded);
+    ASSERT_GT(r.triangle_hit_count, 0);
+    EXPECT_LT(r.triangle_hit_count, all.triangle_hit_count);
+    for (const TriangleHit& h : r.triangle_hits) {
+        EXPECT_EQ(h.body_a, 1);
+        EXPECT_EQ(h.body_b, 2);
+    }
+    const std::vector<std::pair<int, int>> both = {{0, 1}, {1, 2}};
+    EXPECT_TRUE(audit_intersections(views(meshes), {}, 16, both).clean);
+}
+
 TEST(IntersectionAudit, VertexBelowAPlaneIsNamed) {
     std::vector<Mesh> meshes = {unit_box_at(Vec3(0, 0, 0.5)), unit_box_at(Vec3(3, 0, 0.5))};
     meshes[1].vertices(5, 2) = -0.1;  // one corner of body 1 dips under the ground
@@ -167,8 +184,7 @@ TEST(IntersectionAudit, ReportsArePrefixesIndependentOfThreadsAndLimit) {
                             [](const TriangleHit& h) { return h.body_a > 0 || h.body_b > 1; }));
 
     for (int limit : {0, 1, 5, 17}) {
-        const AuditResult some =
-            audit(meshes, {HalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, limit);
+        const AuditResult some = audit(meshes, {HalfSpace{Vec3(0, 0, 0.3), Vec3(0, 0, 1)}}, limit);
         EXPECT_EQ(some.triangle_hit_count, all.triangle_hit_count);
         EXPECT_EQ(some.plane_hit_count, all.plane_hit_count);
         ASSERT_EQ(some.triangle_hits.size(), static_cast<std::size_t>(limit));
@@ -209,7 +225,7 @@ TEST(IntersectionAudit, AgreesWithBruteForceOnRandomTriangleSoups) {
         }
     }
     const std::vector<HalfSpace> planes = {{Vec3(0, 0, 1), Vec3(0, 0, 1)},
-                                                {Vec3(6, 0, 0), Vec3(-1, -1, 0)}};
+                                           {Vec3(6, 0, 0), Vec3(-1, -1, 0)}};
 
     std::vector<TriangleHit> expected;
     for (int a = 0; a < static_cast<int>(meshes.size()); ++a)
@@ -283,7 +299,7 @@ TEST(IntersectionAudit, BadInputRaisesInputErrorNamingTheElement) {
     EXPECT_EQ(message(meshes, {kGround, HalfSpace{Vec3(0, 0, 0), Vec3(0, 0, 0)}}),
               "audit: plane 1 has a non-finite point or a zero or non-finite normal");
     EXPECT_EQ(message(meshes, {HalfSpace{Vec3(0, std::numeric_limits<double>::infinity(), 0),
-                                              Vec3(0, 0, 1)}}),
+                                         Vec3(0, 0, 1)}}),
               "audit: plane 0 has a non-finite point or a zero or non-finite normal");
     const std::vector<AuditBody> missing = {{nullptr, &meshes[0].vertices}};
     EXPECT_THROW(audit_intersections(missing, {}), InputError);

@@ -374,3 +374,61 @@ TEST(MassPropertiesErrors, BadMeshesAndDensities) {
                                        "cube: density must be positive and finite, got "));
     }
 }
+
+namespace {
+::testing::AssertionResult contains_text(const std::string& text, const std::string& part) {
+    if (text.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "\"" << part << "\" not in \"" << text << "\"";
+}
+}  // namespace
+
+TEST(MassPropertiesFromInertia, ReproducesTheMeshsOwnMassProperties) {
+    // A rotated, shifted box: its computed mass, centre and inertia given back as an
+    // <inertial> give the same second moments and so the same affine mass matrix.
+    const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+    const TriMesh m = transformed(box(Vec3(0.3, 0.5, 0.9)), R, Vec3(0.4, -1.0, 2.0));
+    const MassProperties mp = compute_mass_properties(m, 700.0, "box");
+    const MassProperties back = mass_properties_from_inertia(mp.volume, mp.mass, mp.center_of_mass,
+                                                             mp.inertia_about_com, "box");
+    EXPECT_EQ(back.volume, mp.volume);
+    EXPECT_LT((back.second_moment - mp.second_moment).norm(), 1e-12 * mp.second_moment.norm());
+    EXPECT_LT((affine_mass_matrix(back) - affine_mass_matrix(mp)).norm(),
+              1e-12 * affine_mass_matrix(mp).norm());
+}
+
+TEST(MassPropertiesFromInertia, KineticEnergyIsTheRigidBodys) {
+    // 1/2 qdot^T M qdot = 1/2 m |v_c|^2 + 1/2 w^T I w for a rigid motion about the com.
+    const double m = 3.0;
+    const Vec3 c(0.1, -0.2, 0.3);
+    Mat3 I;
+    I << 0.2, 0.01, -0.02, 0.01, 0.3, 0.03, -0.02, 0.03, 0.25;
+    const Mat12 M = affine_mass_matrix(mass_properties_from_inertia(1.0, m, c, I, "b"));
+    const Vec3 v(0.5, -1.0, 2.0), w(0.3, 0.7, -0.4);
+    Mat3 W;
+    W << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
+    // A' = [w]x (A = I), p' = v - A' c.
+    Vec12 qd;
+    qd.head<3>() = v - W * c;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) qd[3 + 3 * i + j] = W(i, j);
+    EXPECT_NEAR(0.5 * qd.dot(M * qd), 0.5 * m * v.squaredNorm() + 0.5 * w.dot(I * w), 1e-12);
+}
+
+TEST(MassPropertiesFromInertia, UnrealisableInertiaIsRefused) {
+    EXPECT_EQ(inertia_problem(1.0, Mat3::Identity()), "");
+    EXPECT_EQ(inertia_problem(1.0, Vec3(1, 1, 2).asDiagonal()), "");  // a flat disc's limit
+    EXPECT_TRUE(contains_text(inertia_problem(0.0, Mat3::Identity()), "mass must be positive"));
+    EXPECT_TRUE(contains_text(inertia_problem(1.0, Vec3(1, 1, 2.1).asDiagonal()),
+                              "no body has this inertia: the principal moment 2.1"));
+    EXPECT_TRUE(
+        contains_text(inertia_problem(1.0, Vec3(1, 1, -1).asDiagonal()), "not positive definite"));
+    Mat3 skew = Mat3::Identity();
+    skew(0, 1) = 0.1;
+    EXPECT_TRUE(contains_text(inertia_problem(1.0, skew), "not symmetric"));
+    EXPECT_TRUE(throws_input_error(
+        [] {
+            mass_properties_from_inertia(1.0, 1.0, Vec3::Zero(), Vec3(1, 1, 3).asDiagonal(),
+                                         "link 'a'");
+        },
+        "link 'a': no body has this inertia"));
+}

@@ -51,7 +51,7 @@ inline std::string full_scene_text() {
     return R"({
       "name": "everything", "time_step": 0.005, "frames": 12, "substeps": 2, "gravity": [0, 0, -9.8],
       "contact": {"dhat": 2e-3, "friction": 0.3, "friction_velocity": 1e-4,
-                  "friction_iterations": 3, "barrier_stiffness": 1e6},
+                  "friction_iterations": 3, "barrier_stiffness": 1e6, "exclude": [["can", "pill"]]},
       "solver": {"max_iterations": 20, "tolerance": 1e-4, "linear_solver": "ldlt"},
       "materials": {"steel": {"density": 7800, "youngs_modulus": 2e11}, "foam": {"density": 30}},
       "planes": [{"point": [0, 0, -1], "normal": [0.1, 0.2, 1], "friction": 0.9}, {}],
@@ -64,6 +64,13 @@ inline std::string full_scene_text() {
         {"name": "ball", "shape": {"sphere": {"radius": 0.1, "subdivisions": 1}}, "position": [5, 0, 0],
          "material": {"density": 500, "youngs_modulus": 1e7}},
         {"name": "can", "shape": {"cylinder": {"radius": 0.1, "height": 0.3}}, "position": [6, 0, 0]},
+        {"name": "dumbbell", "shape": {"compound": {"parts": [
+           {"shape": {"sphere": {"radius": 0.1}}, "position": [-0.2, 0, 0]},
+           {"shape": {"cylinder": {"radius": 0.02, "height": 0.3}}, "rotation": {"axis": [0, 0, 1], "angle_deg": 90}},
+           {"shape": {"sphere": {"radius": 0.1}}, "position": [0.2, 0, 0]}]}},
+         "inertia": {"mass": 2, "center_of_mass": [0, 0.01, 0],
+                     "inertia": [[0.01, 0, 0], [0, 0.05, 0.001], [0, 0.001, 0.05]]},
+         "position": [6, 2, 0]},
         {"name": "pill", "shape": {"capsule": {"radius": 0.1, "height": 0.2}}, "position": [7, 0, 0]},
         {"name": "ring", "shape": {"torus": {"major_radius": 0.3, "minor_radius": 0.05}}, "position": [8, 0, 0]},
         {"name": "cube", "shape": {"mesh": {"file": ")" +

@@ -15,7 +15,7 @@ using test::parse_text;
 
 TEST(SceneJson, RoundTripIsExact) {
     SceneSpec s = parse_text(full_scene_text());
-    ASSERT_EQ(s.bodies.size(), 14u);
+    ASSERT_EQ(s.bodies.size(), 15u);
     nlohmann::json j = scene_to_json(s);
     SceneSpec back = parse_scene(j, "a.json", test::scene_data_dir());
     EXPECT_EQ(back, s);
@@ -32,7 +32,16 @@ TEST(SceneJson, EqualityNoticesChanges) {
     t.bodies[3].rotation(1, 2) = std::nextafter(t.bodies[3].rotation(1, 2), 2.0);
     EXPECT_NE(s, t);
     t = s;
-    t.bodies[13].kinematic.keyframes[1].time += 1e-12;
+    t.bodies[14].kinematic.keyframes[1].time += 1e-12;
+    EXPECT_NE(s, t);
+    t = s;
+    t.bodies[8].shape.parts[1].position.x() += 1e-12;  // the compound's part
+    EXPECT_NE(s, t);
+    t = s;
+    t.bodies[8].inertia->inertia(1, 2) += 1e-12;
+    EXPECT_NE(s, t);
+    t = s;
+    t.contact.exclude.clear();
     EXPECT_NE(s, t);
     t = s;
     t.planes[0].friction.reset();

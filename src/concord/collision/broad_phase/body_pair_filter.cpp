@@ -23,6 +23,9 @@ BodyPairFilter contact_pair_filter(std::vector<std::uint8_t> body_is_static,
                                    std::vector<std::pair<int, int>> excluded) {
     BodyPairFilter statics = skip_static_pairs(std::move(body_is_static));
     if (excluded.empty()) return statics;
+    for (auto& [a, b] : excluded)
+        if (a > b) std::swap(a, b);
+    std::sort(excluded.begin(), excluded.end());
     auto pairs = std::make_shared<const std::vector<std::pair<int, int>>>(std::move(excluded));
     return [statics = std::move(statics), pairs](int body_a, int body_b) {
         if (!statics(body_a, body_b)) return false;

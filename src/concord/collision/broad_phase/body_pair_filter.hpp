@@ -18,8 +18,8 @@ using BodyPairFilter = std::function<bool(int body_a, int body_b)>;
 /// Bodies beyond the end of the vector count as dynamic.
 BodyPairFilter skip_static_pairs(std::vector<std::uint8_t> body_is_static);
 
-/// The contact filter of a scene: skip_static_pairs, and also the `excluded` pairs (a, b),
-/// a < b, sorted (the scene's contact.exclude, e.g. a robot's adjacent links), in either order.
+/// The contact filter of a scene: skip_static_pairs, and also the `excluded` body pairs (the
+/// scene's contact.exclude, e.g. a robot's adjacent links), each in either order.
 BodyPairFilter contact_pair_filter(std::vector<std::uint8_t> body_is_static,
                                    std::vector<std::pair<int, int>> excluded);
 
