@@ -67,7 +67,8 @@ void bind_enums(py::module_& m) {
 
     py::enum_<ShapeKind> shape(m, "ShapeKind", "The kind of a Shape (its scene-file key).");
     for (ShapeKind k : {ShapeKind::Box, ShapeKind::Sphere, ShapeKind::Cylinder, ShapeKind::Capsule,
-                        ShapeKind::Torus, ShapeKind::Mesh, ShapeKind::Container, ShapeKind::Funnel})
+                        ShapeKind::Torus, ShapeKind::Mesh, ShapeKind::Container, ShapeKind::Funnel,
+                        ShapeKind::Compound})
         shape.value(std::string(shape_kind_name(k)).c_str(), k);
 
     py::enum_<ContactKind>(m, "ContactKind",

@@ -83,6 +83,26 @@ int body_index(const World& w, const py::object& key) {
     return i;
 }
 
+/// A joint given by name (or index, negative from the end) -> its index.
+int joint_index(const World& w, const py::object& key) {
+    const int n = w.num_joints();
+    if (py::isinstance<py::str>(key)) {
+        const auto name = key.cast<std::string>();
+        for (int j = 0; j < n; ++j)
+            if (w.joint(j).name == name) return j;
+        std::string known;
+        for (int j = 0; j < n; ++j) known += (known.empty() ? "" : ", ") + w.joint(j).name;
+        throw py::key_error("no joint named \"" + name + "\" (joints: " +
+                            (known.empty() ? "none" : known) + ")");
+    }
+    int j = key.cast<int>();
+    if (j < 0) j += n;
+    if (j < 0 || j >= n)
+        throw py::index_error("joint index " + py::repr(key).cast<std::string>() +
+                              " out of range (" + std::to_string(n) + " joints)");
+    return j;
+}
+
 /// A (B, 12) numpy view of the affine part of a state vector, kept alive by `owner`. `bodies`:
 /// B (the modal coordinates of elastic bodies follow the 12 B affine numbers and are not part
 /// of the view); -1: the vector holds 12 numbers per body only.
@@ -458,6 +478,65 @@ void bind_world(py::module_& m) {
             py::arg("body"),
             "dict: name, motion, mass (kg), volume (m^3), center_of_mass (local), "
             "inertia_about_com, num_vertices, num_faces, bounding_radius, friction.")
+        .def_property_readonly(
+            "joint_names",
+            [](const WorldHandle& h) {
+                std::vector<std::string> names;
+                for (int j = 0; j < h.world.num_joints(); ++j) names.push_back(h.world.joint(j).name);
+                return names;
+            },
+            "Joint names in joint order (a robot's joints are ROBOT.JOINT).")
+        .def(
+            "joint_index",
+            [](const WorldHandle& h, const py::object& key) { return joint_index(h.world, key); },
+            py::arg("index_or_name"), "The index of a joint given by name (or index).")
+        .def_property_readonly(
+            "joint_positions",
+            [](WorldHandle& h) {
+                BusyGuard busy(h);
+                py::array_t<double> out(h.world.num_joints());
+                auto r = out.mutable_unchecked<1>();
+                for (int j = 0; j < h.world.num_joints(); ++j) r(j) = h.world.joint_position(j);
+                return out;
+            },
+            "(J,) joint coordinates now (a copy): revolute angles in rad (unwrapped, 0 at the "
+            "build state, which for a robot is the URDF's zero), prismatic slides in m, 0 for "
+            "fixed and ball joints.")
+        .def_property_readonly(
+            "joint_velocities",
+            [](WorldHandle& h) {
+                BusyGuard busy(h);
+                py::array_t<double> out(h.world.num_joints());
+                auto r = out.mutable_unchecked<1>();
+                for (int j = 0; j < h.world.num_joints(); ++j) r(j) = h.world.joint_velocity(j);
+                return out;
+            },
+            "(J,) rates of the joint coordinates now (rad/s, m/s; a copy).")
+        .def(
+            "set_joint_targets",
+            [](WorldHandle& h, const py::dict& targets) {
+                BusyGuard busy(h);
+                // All looked up and checked first, so that a bad entry changes nothing.
+                std::vector<std::pair<int, double>> set;
+                for (const auto& [key, value] : targets) {
+                    const int j = joint_index(h.world, py::reinterpret_borrow<py::object>(key));
+                    const JointSpec& js = h.world.joint(j);
+                    if (!js.drive.enabled)
+                        throw InputError("joint '" + js.name + "' has no drive (give it one in "
+                                         "the scene: a joint's \"drive\" or a robot's "
+                                         "\"joint_targets\")");
+                    const double v = value.cast<double>();
+                    if (!std::isfinite(v))
+                        throw InputError("joint '" + js.name + "': the target must be finite");
+                    set.emplace_back(j, v);
+                }
+                for (const auto& [j, target] : set) h.world.set_joint_target(j, target);
+            },
+            py::arg("targets"),
+            "Replaces drive targets from the next step on: {joint name or index: target} (rad "
+            "or m for position drives, rad/s or m/s for velocity drives); a schedule the "
+            "joint had is dropped. InputError for a joint without a drive or a non-finite "
+            "target, KeyError for an unknown name; nothing changes then.")
         .def(
             "mesh",
             [](const WorldHandle& h, const py::object& key) {

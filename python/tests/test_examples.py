@@ -30,3 +30,10 @@ def test_contacts_plot_runs_with_or_without_matplotlib(tmp_path):
     out = run("contacts_plot.py", "--steps", "3", "--out", str(tmp_path), cwd=tmp_path)
     assert "total weight" in out
     assert ("skipping the plot" in out) or (tmp_path / "contacts.png").is_file()
+
+
+def test_gripper_pick_lifts_the_cube(tmp_path):
+    out = run("gripper_pick.py", cwd=tmp_path)
+    assert "joints: gripper.lift, gripper.left, gripper.right" in out
+    lifted = float(out.split("cube lifted by ")[1].split()[0])
+    assert lifted > 0.1
