@@ -39,6 +39,8 @@ declare -A frames_for=(
     [four-bar]=200          # all frames: one crank revolution (no contact: a mechanism)
     [gripper]=150           # all frames: close, then lift the sphere 0.2 m
     [chair-ramp]=100        # all frames: the chair lands on the ramp and sticks
+    [robot-gripper]=100     # all frames: lower, close on the cube, lift it 0.12 m
+    [robot-arm]=6           # the parts land in the container at frame ~4 (all 80: ~10 min)
 )
 
 shopt -s nullglob
@@ -129,7 +131,12 @@ def volume(path):
     return v
 
 
-if scene == "box-on-ground":
+if scene == "robot-gripper":
+    # The cube rises with the carriage: 0.12 m less the lift drive's sag.
+    cube = names.index("cube")
+    rise = last[cube][2] - first[cube][2]
+    assert 0.1 < rise < 0.125, f"cube rose {rise} m"
+elif scene == "box-on-ground":
     # Rests on the plane: half its height above it, within a few dhat, and at rest.
     y = last[0][1]
     assert 0.5 < y < 0.5 + 3e-3, f"box at y = {y}"
