@@ -372,7 +372,8 @@ void AdmmWorker::build_local_problem(Run& run) {
             model_.set_body_coordinates(run.q_tilde, rec.id, p);
         }
     }
-    run.in = std::make_unique<StepInput>(StepInput{run.q, run.q_tilde, run.target, run.h, 0.0});
+    run.in = std::make_unique<StepInput>(
+        StepInput{run.q, run.q_tilde, run.target, run.h, run.cmd.t_end});
 
     // The shared bodies: movable and held by more than one worker.
     for (std::size_t k = 0; k < run.ids.size(); ++k) {
