@@ -93,13 +93,14 @@ int run_info(const InfoOptions& opt) {
         }
     }
 
-    // The initial state must be free of intersections (the simulator refuses it otherwise).
+    // The initial state must be free of intersections (the simulator refuses it otherwise);
+    // pairs in contact.exclude (a robot's adjacent links) may overlap.
     std::vector<AuditBody> audit_bodies;
     for (std::size_t i = 0; i < bodies.size(); ++i)
         audit_bodies.push_back({&bodies[i].mesh.faces, &placed[i]});
     std::vector<HalfSpace> planes;
     for (const PlaneSpec& p : scene.planes) planes.push_back({p.point, p.normal});
-    const AuditResult audit = audit_intersections(audit_bodies, planes, 1);
+    const AuditResult audit = audit_intersections(audit_bodies, planes, 1, scene.contact.exclude);
     if (!audit.triangle_hits.empty()) {
         const TriangleHit& h = audit.triangle_hits.front();
         throw InputError(fmt::format("{}: bodies '{}' and '{}' intersect in the initial state",

@@ -17,6 +17,9 @@ fail() {
 grep -q '"gripper.left_finger"' "$tmp/grip/bodies.json" || fail "no body gripper.left_finger"
 grep -q '"exclude"' "$tmp/grip/scene.json" || fail "scene.json has no contact.exclude"
 "$concord" audit "$tmp/grip" >"$tmp/audit" 2>&1 || fail "audit: $(cat "$tmp/audit")"
+# `concord info` checks the initial state with the same exclusions.
+"$concord" info "$src/scenes/robot-arm.json" >"$tmp/info" 2>&1 || fail "info: $(tail -1 "$tmp/info")"
+grep -q "no intersection" "$tmp/info" || fail "info: $(tail -1 "$tmp/info")"
 # The resolved scene runs on its own (the URDF is expanded into it).
 "$concord" run "$tmp/grip/scene.json" --out "$tmp/again" --frames 2 >/dev/null 2>&1 ||
     fail "the resolved scene.json does not run"
