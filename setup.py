@@ -2,8 +2,11 @@
 
 pip calls build_ext, which configures CMake in build-python/ (next to this file; set
 CONCORD_CMAKE_BUILD_DIR to reuse another build folder) with this interpreter, builds only the
-concord_python target and copies concord/_core*.so into the wheel. Set CONCORD_BUILD_JOBS to
-change the parallelism (default 2).
+concord_python target (a private build folder is configured without the tests, benchmarks and
+their packages) and copies concord/_core*.so into the wheel. Set CONCORD_BUILD_JOBS to change the
+parallelism (default 2). CMake uses ccache when it is installed; CCACHE_BASEDIR defaults to this
+folder, so objects compiled by an earlier build of the same sources (scripts/setup.sh sets the
+same) or of another copy of them are reused.
 """
 
 import os
@@ -37,9 +40,11 @@ class CMakeBuild(build_ext):
         if "CONCORD_CMAKE_BUILD_DIR" not in os.environ:
             # A private build only needs the libraries the module links.
             configure += ["-DCONCORD_BUILD_TESTS=OFF", "-DCONCORD_BUILD_BENCHMARKS=OFF"]
-        subprocess.check_call(configure)
+        env = dict(os.environ)
+        env.setdefault("CCACHE_BASEDIR", str(ROOT))
+        subprocess.check_call(configure, env=env)
         subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "concord_python",
-                               "-j", os.environ.get("CONCORD_BUILD_JOBS", "2")])
+                               "-j", os.environ.get("CONCORD_BUILD_JOBS", "2")], env=env)
         built = sorted((build_dir / "python" / "concord").glob("_core*.so"))
         if not built:
             raise RuntimeError(f"CMake built no concord/_core*.so under {build_dir}")

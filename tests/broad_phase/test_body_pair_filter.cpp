@@ -25,7 +25,9 @@ TEST(BodyPairFilter, ContactFilterSkipsStaticPairsAndExcludedPairsInEitherOrder)
     const BodyPairFilter g = contact_pair_filter({1, 1, 0}, {});
     for (int a = 0; a < 4; ++a)
         for (int b = 0; b < 4; ++b)
-            if (a != b) EXPECT_EQ(g(a, b), skip_static_pairs({1, 1, 0})(a, b)) << a << " " << b;
+            if (a != b) {
+                EXPECT_EQ(g(a, b), skip_static_pairs({1, 1, 0})(a, b)) << a << " " << b;
+            }
 }
 
 TEST(BodyPairFilter, PairsWithinRenumberToTheSystemsBodies) {
