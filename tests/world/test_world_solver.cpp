@@ -40,7 +40,12 @@ SceneSpec piles(int count, int height, double spacing) {
     s.contact.friction = 0.3;
     for (int p = 0; p < count; ++p)
         for (int k = 0; k < height; ++k) {
-            BodySpec b = box_body("b" + std::to_string(p) + "_" + std::to_string(k),
+            // (Appended, not "b" + ...: GCC 12 warns about that expression, a false -Wrestrict.)
+            std::string name = "b";
+            name += std::to_string(p);
+            name += '_';
+            name += std::to_string(k);
+            BodySpec b = box_body(name,
                                   Vec3(spacing * p + 0.05 * k, 0.25 + 0.52 * k + 0.002, 0.03 * k),
                                   Vec3::Constant(0.5));
             b.rotation = Eigen::AngleAxisd(0.1 * k + 0.05 * p, Vec3::UnitY()).toRotationMatrix();
