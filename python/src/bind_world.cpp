@@ -83,6 +83,15 @@ int body_index(const World& w, const py::object& key) {
     return i;
 }
 
+/// (J,) array of `value(j)` over the world's joints (a copy).
+py::array_t<double> per_joint(WorldHandle& h, double (World::*value)(int) const) {
+    BusyGuard busy(h);
+    py::array_t<double> out(h.world.num_joints());
+    auto r = out.mutable_unchecked<1>();
+    for (int j = 0; j < h.world.num_joints(); ++j) r(j) = (h.world.*value)(j);
+    return out;
+}
+
 /// A joint given by name (or index, negative from the end) -> its index.
 int joint_index(const World& w, const py::object& key) {
     const int n = w.num_joints();
@@ -492,25 +501,13 @@ void bind_world(py::module_& m) {
             py::arg("index_or_name"), "The index of a joint given by name (or index).")
         .def_property_readonly(
             "joint_positions",
-            [](WorldHandle& h) {
-                BusyGuard busy(h);
-                py::array_t<double> out(h.world.num_joints());
-                auto r = out.mutable_unchecked<1>();
-                for (int j = 0; j < h.world.num_joints(); ++j) r(j) = h.world.joint_position(j);
-                return out;
-            },
+            [](WorldHandle& h) { return per_joint(h, &World::joint_position); },
             "(J,) joint coordinates now (a copy): revolute angles in rad (unwrapped, 0 at the "
             "build state, which for a robot is the URDF's zero), prismatic slides in m, 0 for "
             "fixed and ball joints.")
         .def_property_readonly(
             "joint_velocities",
-            [](WorldHandle& h) {
-                BusyGuard busy(h);
-                py::array_t<double> out(h.world.num_joints());
-                auto r = out.mutable_unchecked<1>();
-                for (int j = 0; j < h.world.num_joints(); ++j) r(j) = h.world.joint_velocity(j);
-                return out;
-            },
+            [](WorldHandle& h) { return per_joint(h, &World::joint_velocity); },
             "(J,) rates of the joint coordinates now (rad/s, m/s; a copy).")
         .def(
             "set_joint_targets",
@@ -520,14 +517,8 @@ void bind_world(py::module_& m) {
                 std::vector<std::pair<int, double>> set;
                 for (const auto& [key, value] : targets) {
                     const int j = joint_index(h.world, py::reinterpret_borrow<py::object>(key));
-                    const JointSpec& js = h.world.joint(j);
-                    if (!js.drive.enabled)
-                        throw InputError("joint '" + js.name + "' has no drive (give it one in "
-                                         "the scene: a joint's \"drive\" or a robot's "
-                                         "\"joint_targets\")");
                     const double v = value.cast<double>();
-                    if (!std::isfinite(v))
-                        throw InputError("joint '" + js.name + "': the target must be finite");
+                    h.world.check_joint_target(j, v);
                     set.emplace_back(j, v);
                 }
                 for (const auto& [j, target] : set) h.world.set_joint_target(j, target);

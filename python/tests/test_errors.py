@@ -77,3 +77,16 @@ def test_bad_state_and_shapes():
         w.world_vertices(3)
     with pytest.raises(KeyError):
         w.world_vertices("nobody")
+
+
+def test_set_joint_targets_checks_every_entry_before_changing_any():
+    import pathlib
+    scene = pathlib.Path(__file__).resolve().parents[2] / "scenes" / "robot-gripper.json"
+    w = concord.World(str(scene))
+    with pytest.raises(KeyError, match="no joint named"):
+        w.set_joint_targets({"gripper.left": 0.05, "gripper.thumb": 0.0})
+    with pytest.raises(concord.InputError, match="the target must be finite"):
+        w.set_joint_targets({"gripper.left": 0.05, "gripper.right": float("nan")})
+    w.step(60)  # the schedules still drive: nothing was replaced
+    assert w.joint_positions[1] == pytest.approx(0.0, abs=1e-3)   # still open at t = 0.3 s
+    assert w.joint_positions[0] < -0.05                          # lowering by its schedule

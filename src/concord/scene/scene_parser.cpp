@@ -98,6 +98,25 @@ MaterialSpec parse_material(const JsonNode& node) {
     return m;
 }
 
+/// A "material": the name of one of the scene's materials (kept in `name`) or an inline one.
+void parse_material_ref(const JsonNode& n, const SceneSpec& scene, std::string& name,
+                        MaterialSpec& material) {
+    if (!n.value().is_string()) {
+        name.clear();
+        material = parse_material(n);
+        return;
+    }
+    name = n.name();
+    const auto it = scene.materials.find(name);
+    if (it == scene.materials.end()) {
+        std::string known;
+        for (const auto& [k, m] : scene.materials) known += (known.empty() ? "" : ", ") + k;
+        n.fail("unknown material \"" + name +
+               "\" (defined in materials: " + (known.empty() ? "none" : known) + ")");
+    }
+    material = it->second;
+}
+
 int segments(const JsonNode& node, int min) {
     return node.integer(min, kMaxSegments);
 }
@@ -471,22 +490,7 @@ ParsedBody parse_body(const JsonNode& node, std::size_t index, const SceneSpec& 
         }
     }
     b.shape = parse_shape(node.child("shape"), base_dir);
-    if (auto n = node.find("material")) {
-        if (n->value().is_string()) {
-            b.material_name = n->name();
-            auto it = scene.materials.find(b.material_name);
-            if (it == scene.materials.end()) {
-                std::string known;
-                for (const auto& [name, m] : scene.materials)
-                    known += (known.empty() ? "" : ", ") + name;
-                n->fail("unknown material \"" + b.material_name +
-                        "\" (defined in materials: " + (known.empty() ? "none" : known) + ")");
-            }
-            b.material = it->second;
-        } else {
-            b.material = parse_material(*n);
-        }
-    }
+    if (auto n = node.find("material")) parse_material_ref(*n, scene, b.material_name, b.material);
     if (auto n = node.find("position")) b.position = n->vec3();
     if (auto n = node.find("rotation")) b.rotation = parse_rotation(*n);
     if (auto n = node.find("motion")) {
@@ -645,17 +649,7 @@ void parse_robot(const JsonNode& node, const std::string& base_dir, SceneSpec& s
         else
             n->fail("expected \"fixed\" or \"free\", got " + n->describe());
     }
-    if (auto n = node.find("material")) {
-        if (n->value().is_string()) {
-            r.material_name = n->name();
-            const auto it = scene.materials.find(r.material_name);
-            if (it == scene.materials.end())
-                n->fail("unknown material \"" + r.material_name + "\"");
-            r.material = it->second;
-        } else {
-            r.material = parse_material(*n);
-        }
-    }
+    if (auto n = node.find("material")) parse_material_ref(*n, scene, r.material_name, r.material);
     if (auto n = node.find("self_collision")) {
         const std::string v = n->string();
         if (v == "non_adjacent")

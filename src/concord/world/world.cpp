@@ -552,13 +552,16 @@ double World::joint_velocity(int j) const {
             joint_coordinate_at(*impl_->whole, j, behind)) /
            (2.0 * e);
 }
-void World::set_joint_target(int j, double target) {
+void World::check_joint_target(int j, double target) const {
     const JointSpec& js = joint(j);
     if (!js.drive.enabled || !has_coordinate(js.type))
         throw InputError("joint '" + js.name + "' has no drive (give it one in the scene: a " +
                          "joint's \"drive\" or a robot's \"joint_targets\")");
     if (!std::isfinite(target))
         throw InputError("joint '" + js.name + "': the target must be finite");
+}
+void World::set_joint_target(int j, double target) {
+    check_joint_target(j, target);
     const int slot = impl_->whole->joint_slot(j);
     if (slot >= 0) impl_->whole->joints()->set_drive_target(static_cast<std::size_t>(slot), target);
 }

@@ -56,6 +56,9 @@ class World {
     /// mode) from the next step on; a schedule the joint had is dropped. Not part of the
     /// captured state. InputError for a joint without a drive or an index out of range.
     void set_joint_target(int j, double target);
+    /// The InputError set_joint_target would throw, without changing anything (callers that
+    /// set several targets check them all first).
+    void check_joint_target(int j, double target) const;
     /// The solver options in use (from the scene's "solver" object, legacy keys mapped).
     const SolverParams& solver_params() const;
     /// Replaces them for the following steps. Throws InputError for values out of range.
