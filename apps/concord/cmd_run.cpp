@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "concord/io/frame_loop.hpp"
 #include "concord/io/output_writer.hpp"
+#include "concord/io/run_resume.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
 #include "concord/scene/distributed_json.hpp"
@@ -51,11 +52,14 @@ struct RunOptions {
     std::string admm_trace;
     bool reference = false;
     bool force = false;
+    bool resume = false;
+    int checkpoint_every = 0;
     bool verbose = false;
     CLI::Option* frames_option = nullptr;
     CLI::Option* dt_option = nullptr;
     CLI::Option* threads_option = nullptr;
     CLI::Option* workers_option = nullptr;
+    CLI::Option* checkpoint_option = nullptr;
 };
 
 // ---- Ctrl-C: finish the frame being computed, then stop with a valid output directory. ----
@@ -106,16 +110,18 @@ std::string distance_text(double d) {
 
 class Progress {
   public:
-    Progress(int total_frames, bool verbose)
-        : total_(total_frames),
+    /// Frames first + 1 .. total_frames are to be computed (first > 0: a resumed run).
+    Progress(int first, int total_frames, bool verbose)
+        : first_(first),
+          total_(total_frames),
           verbose_(verbose),
           tty_(isatty(fileno(stderr)) != 0),
-          every_(std::max(1, (total_frames + 99) / 100)),
+          every_(std::max(1, (total_frames - first + 99) / 100)),
           start_(Clock::now()) {}
 
     void frame(int k, double time, const StepStats& s) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-        const double eta = elapsed / k * (total_ - k);
+        const double eta = elapsed / std::max(1, k - first_) * (total_ - k);
         if (verbose_) {
             end_bar();
             std::fprintf(
@@ -134,7 +140,7 @@ class Progress {
             return;
         }
         if (!tty_) {
-            if (k % every_ != 0 && k != total_) return;
+            if ((k - first_) % every_ != 0 && k != total_) return;
             std::fprintf(
                 stderr,
                 "frame %d/%d t=%.6g newton=%d contacts=%d min_distance=%s t_frame=%.3fs ETA %s\n",
@@ -165,6 +171,7 @@ class Progress {
     }
 
   private:
+    int first_;
     int total_;
     bool verbose_;
     bool tty_;
@@ -189,6 +196,12 @@ void check_options(const RunOptions& opt) {
     if (opt.threads_option->count() && opt.threads < 1) {
         throw InputError(fmt::format("--threads: expected an integer >= 1, got {}", opt.threads));
     }
+    if (opt.checkpoint_option->count() && opt.checkpoint_every < 0)
+        throw InputError(fmt::format("--checkpoint-every: expected an integer >= 0, got {}",
+                                     opt.checkpoint_every));
+    if (opt.resume && opt.force)
+        throw InputError("--resume and --force: choose one (continue the run in the directory, or "
+                         "replace it)");
     if (opt.reference && opt.admm_trace.empty())
         throw InputError("--reference: only meaningful together with --admm-trace FILE");
 }
@@ -237,20 +250,59 @@ class TraceFile {
     int iteration_ = 0;
 };
 
-// Runs the frame loop (frame_loop.hpp) with progress on stderr and Ctrl-C handling.
+/// --resume: where the run continues (nullopt: it starts from frame 0, the directory being
+/// empty, missing, or killed before its first checkpoint). Throws InputError for a directory
+/// that holds another scene's run or none.
+std::optional<ResumePoint> plan_resume(const RunOptions& opt, const SceneSpec& scene) {
+    if (!opt.resume) return std::nullopt;
+    if (nothing_to_resume(opt.out)) {
+        std::fprintf(stderr, "concord run: %s holds no earlier run; starting one\n", opt.out.c_str());
+        return std::nullopt;
+    }
+    std::optional<ResumePoint> p = find_resume_point(opt.out, scene);
+    if (!p)
+        std::fprintf(stderr,
+                     "concord run: %s: the interrupted run wrote no checkpoint; starting again "
+                     "from frame 0\n",
+                     opt.out.c_str());
+    return p;
+}
+
+// Runs the frame loop (frame_loop.hpp) with progress on stderr and Ctrl-C handling, from frame
+// 0 or from a checkpoint (--resume).
 template <typename Sim>
 int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWriter& writer,
-             const std::string& how) {
-    writer.write_header(scene, output_bodies(sim));
+             const std::string& how, const std::optional<ResumePoint>& resume) {
+    FrameLoopOptions loop;
+    loop.checkpoint_every = scene.checkpoint_every;
+    loop.scene_digest = scene_digest(scene);
+    if (resume) {
+        const int k = resume->checkpoint.frame;
+        if (k >= scene.frames) {
+            std::printf("concord run: %s already holds frames 0 to %d (the scene asks for %d); "
+                        "nothing to do\n",
+                        opt.out.c_str(), resume->last_complete_frame, scene.frames);
+            return kExitOk;
+        }
+        sim.restore_checkpoint(resume->checkpoint);
+        writer.resume(static_cast<std::size_t>(sim.num_bodies()), k, resume->frames_bytes);
+        loop.resume_after = k;
+        std::fprintf(stderr,
+                     "concord run: resuming %s after frame %d (checkpoint; frames 0 to %d were "
+                     "complete)\n",
+                     opt.out.c_str(), k, resume->last_complete_frame);
+    } else {
+        writer.write_header(scene, output_bodies(sim));
+    }
     std::fprintf(stderr, "concord run: %s: %d bodies, %d frames x %d substeps x %g s, %s -> %s\n",
                  scene.name.c_str(), sim.num_bodies(), scene.frames, scene.substeps,
                  scene.time_step, how.c_str(), opt.out.c_str());
     const auto start = Clock::now();
-    Progress progress(scene.frames, opt.verbose);
+    Progress progress(loop.resume_after, scene.frames, opt.verbose);
     InterruptGuard interrupt;
     int frame = 0;
     try {
-        frame = run_frames(sim, scene, writer, [&](int k, const StepStats& stats) {
+        frame = run_frames(sim, scene, writer, loop, [&](int k, const StepStats& stats) {
             progress.frame(k, sim.time(), stats);
             return !interrupt.interrupted();
         });
@@ -267,12 +319,13 @@ int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWrit
     if (interrupt.interrupted()) {
         std::printf(
             "concord run: interrupted after frame %d of %d; %s holds frames 0 to %d (%.3g s of "
-            "wall time)\n",
+            "wall time; continue with --resume)\n",
             frame, scene.frames, opt.out.c_str(), frame, wall);
         return kExitInterrupted;
     }
-    std::printf("concord run: wrote frames 0 to %d (t = %.6g s) to %s in %.3g s\n", frame,
-                sim.time(), opt.out.c_str(), wall);
+    std::printf("concord run: wrote frames %d to %d (t = %.6g s) to %s in %.3g s\n",
+                loop.resume_after == 0 ? 0 : loop.resume_after + 1, frame, sim.time(),
+                opt.out.c_str(), wall);
     return kExitOk;
 }
 
@@ -311,8 +364,10 @@ int run_mpi(const RunOptions& opt, SceneSpec scene) {
     // alone checks that the bodies start apart, and when they do not, stops the workers, which
     // wait for their first command.
     const WorldModel model = build_world_model(scene, /*check_start=*/false);
+    std::optional<ResumePoint> resume;
     if (transport.rank() == 0) {
         try {
+            resume = plan_resume(opt, scene);
             check_start_state(model);
         } catch (const InputError& e) {
             for (int w = 1; w <= workers; ++w)
@@ -326,12 +381,12 @@ int run_mpi(const RunOptions& opt, SceneSpec scene) {
             worker.serve();
             return kExitOk;
         }
-        OutputWriter writer(opt.out, opt.force);
+        OutputWriter writer(opt.out, opt.force || opt.resume);
         DistributedSimulation sim(model, transport);
         std::unique_ptr<TraceFile> trace;
         attach_trace(opt, sim, trace);
         const int rc = simulate(opt, scene, sim, writer,
-                                fmt::format("{} MPI workers", workers));
+                                fmt::format("{} MPI workers", workers), resume);
         sim.shutdown();
         return rc;
     } catch (const std::exception& e) {
@@ -355,6 +410,7 @@ int run_simulation(const RunOptions& opt) {
     SceneSpec scene = load_scene_file(opt.scene);
     if (opt.frames_option->count()) scene.frames = opt.frames;
     if (opt.dt_option->count()) scene.time_step = opt.dt;
+    if (opt.checkpoint_option->count()) scene.checkpoint_every = opt.checkpoint_every;
     if (opt.mpi) {
 #ifdef CONCORD_HAVE_MPI
         return run_mpi(opt, scene);
@@ -365,20 +421,23 @@ int run_simulation(const RunOptions& opt) {
     }
     if (opt.workers_option->count())
         set_worker_count(scene.distributed, opt.workers, fmt::format("--workers {}", opt.workers));
+    if (scene.distributed.workers <= 1 && !opt.admm_trace.empty())
+        throw InputError("--admm-trace: the run is not distributed (use --workers N > 1)");
+    // Before any work: a non-empty folder is refused (unless --force), or must hold this
+    // scene's run (--resume).
+    const std::optional<ResumePoint> resume = plan_resume(opt, scene);
+    OutputWriter writer(opt.out, opt.force || opt.resume);
     if (scene.distributed.workers > 1) {
-        OutputWriter writer(opt.out, opt.force);  // refuses a non-empty folder before any work
         DistributedWorld world(scene);
         std::unique_ptr<TraceFile> trace;
         attach_trace(opt, world.simulation(), trace);
         return simulate(opt, scene, world, writer,
                         fmt::format("{} in-process workers, {} threads", scene.distributed.workers,
-                                    thread_count));
+                                    thread_count),
+                        resume);
     }
-    if (!opt.admm_trace.empty())
-        throw InputError("--admm-trace: the run is not distributed (use --workers N > 1)");
-    OutputWriter writer(opt.out, opt.force);  // refuses a non-empty folder before any work
     World world(scene);
-    return simulate(opt, scene, world, writer, fmt::format("{} threads", thread_count));
+    return simulate(opt, scene, world, writer, fmt::format("{} threads", thread_count), resume);
 }
 
 }  // namespace
@@ -404,6 +463,13 @@ void register_run(CLI::App& app, Action& action) {
                   "With --admm-trace: add each iteration's MSE against a single-machine solve");
     cmd->add_flag("--force", opt->force,
                   "Write into a non-empty output directory, replacing a previous run");
+    cmd->add_flag("--resume", opt->resume,
+                  "Continue the interrupted run in the output directory from its last "
+                  "checkpoint (same scene and options; starts one if the folder is empty)");
+    opt->checkpoint_option = cmd->add_option(
+        "--checkpoint-every", opt->checkpoint_every,
+        "Write a checkpoint every K frames and after the last (overrides the scene's "
+        "checkpoint_every; 0: after the last only)");
     cmd->add_flag("--verbose,-v", opt->verbose, "One line per frame with every solver statistic");
     cmd->callback([opt, &action] { action = [opt] { return run_simulation(*opt); }; });
 }

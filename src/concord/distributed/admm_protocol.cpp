@@ -40,6 +40,26 @@ std::vector<BodyRecord> get_records(MessageReader& r) {
     return out;
 }
 
+void put_carried(MessageWriter& w, const std::vector<CarriedMultiplier>& carry) {
+    w.put(static_cast<std::int64_t>(carry.size()));
+    for (const CarriedMultiplier& c : carry) w.put(c.id).put(c.holders).put(c.rho).put_vector(c.lambda);
+}
+
+std::vector<CarriedMultiplier> get_carried(MessageReader& r) {
+    const auto n = r.get<std::int64_t>();
+    if (n < 0) throw std::runtime_error("carried multipliers: malformed count");
+    std::vector<CarriedMultiplier> out;
+    for (std::int64_t i = 0; i < n; ++i) {
+        CarriedMultiplier c;
+        c.id = r.get<std::int32_t>();
+        c.holders = r.get<std::uint64_t>();
+        c.rho = r.get<double>();
+        c.lambda = r.get_vector();
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
 Bytes encode(CommandKind kind) {
     MessageWriter w;
     w.put(kind);
@@ -50,6 +70,7 @@ Bytes encode(const AssignCommand& c) {
     MessageWriter w;
     w.put(CommandKind::Assign);
     put_records(w, c.bodies);
+    put_carried(w, c.carry);
     return w.take();
 }
 
@@ -69,6 +90,7 @@ CommandKind decode_command_kind(MessageReader& r) {
 AssignCommand decode_assign(MessageReader& r) {
     AssignCommand c;
     c.bodies = get_records(r);
+    c.carry = get_carried(r);
     return c;
 }
 

@@ -16,7 +16,15 @@
 
 namespace concord {
 
-enum class CommandKind : std::int32_t { Assign = 1, Step = 2, Commit = 3, Discard = 4, Shutdown = 5 };
+/// Capture: the worker answers on Tag::State with its carried multipliers (a checkpoint).
+enum class CommandKind : std::int32_t {
+    Assign = 1,
+    Step = 2,
+    Commit = 3,
+    Discard = 4,
+    Shutdown = 5,
+    Capture = 6,
+};
 
 /// A body's data as it travels between workers at a step's start (paper: mass, mesh id, q,
 /// q_dot; mass and mesh come with the id, every process having the scene's bodies). q and
@@ -30,9 +38,21 @@ struct BodyRecord {
     std::int32_t home = 0;      ///< the worker that owns it from this step on
 };
 
-/// Assign: the bodies a worker owns from now on (start, or after a state restore).
+/// A shared body's penalty and unscaled multiplier rho u at the end of a worker's last
+/// committed step, with its holders then: the warm start of the next step's ADMM (kept by each
+/// worker, captured in checkpoints).
+struct CarriedMultiplier {
+    std::int32_t id = 0;
+    std::uint64_t holders = 0;
+    double rho = 0.0;
+    VecX lambda;  ///< over the body's coordinate block
+};
+
+/// Assign: the bodies a worker owns from now on (start, or after a state restore), and the
+/// multipliers it carries into its next step (empty: ADMM starts cold).
 struct AssignCommand {
     std::vector<BodyRecord> bodies;  ///< holders/home unused
+    std::vector<CarriedMultiplier> carry;
 };
 
 /// The threshold of Eq. 8 on |dq|, r and s (over h l): theta, but never below the local
@@ -120,6 +140,8 @@ Bytes encode(const ControllerSignal& s);
 Bytes encode(const WorkerResult& r);
 void put_records(MessageWriter& w, const std::vector<BodyRecord>& records);
 std::vector<BodyRecord> get_records(MessageReader& r);
+void put_carried(MessageWriter& w, const std::vector<CarriedMultiplier>& carry);
+std::vector<CarriedMultiplier> get_carried(MessageReader& r);
 
 CommandKind decode_command_kind(MessageReader& r);
 AssignCommand decode_assign(MessageReader& r);

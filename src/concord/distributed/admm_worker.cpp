@@ -141,7 +141,7 @@ struct AdmmWorker::Run {
     double load = 0.0;  ///< work count: Newton iterations x (bodies + contacts)
     WorkerResult result;
     std::map<int, BodyRecord> start_owned;  ///< to go back to on Discard
-    std::map<int, Carry> next_carry;        ///< warm start of the next step on Commit
+    std::map<int, CarriedMultiplier> next_carry;        ///< warm start of the next step on Commit
 
     StepSystem& system() const { return *local->system; }
     /// A shared body's coordinate block in the local solution, and its inverse.
@@ -188,9 +188,26 @@ void AdmmWorker::serve() {
         MessageReader r(b);
         switch (decode_command_kind(r)) {
             case CommandKind::Assign: {
+                // A new assignment (start, restore) starts ADMM cold, unless a checkpoint
+                // brought the multipliers this worker carried.
+                AssignCommand cmd = decode_assign(r);
                 owned_.clear();
-                carry_.clear();  // a new assignment (start, restore) starts ADMM cold
-                for (const BodyRecord& rec : decode_assign(r).bodies) owned_[rec.id] = rec;
+                carry_.clear();
+                for (BodyRecord& rec : cmd.bodies) owned_[rec.id] = std::move(rec);
+                for (CarriedMultiplier& c : cmd.carry) {
+                    if (c.id < 0 || c.id >= model_.num_bodies() ||
+                        c.lambda.size() != model_.body_dofs(c.id))
+                        throw std::runtime_error("worker: a carried multiplier does not fit the scene");
+                    carry_[c.id] = std::move(c);
+                }
+                break;
+            }
+            case CommandKind::Capture: {
+                std::vector<CarriedMultiplier> carry;
+                for (const auto& [id, c] : carry_) carry.push_back(c);
+                MessageWriter w;
+                put_carried(w, carry);
+                transport_.send(0, Tag::State, w.take());
                 break;
             }
             case CommandKind::Step: step(decode_step(r)); break;
@@ -784,7 +801,7 @@ void AdmmWorker::send_result(Run& run) {
         // Penalties and multipliers to carry into the next step if this one is committed.
         if (!run.failed)
             for (const SharedBody& sb : run.shared)
-                run.next_carry[sb.id] = {sb.holders, sb.rho, sb.rho * sb.u};
+                run.next_carry[sb.id] = {sb.id, sb.holders, sb.rho, sb.rho * sb.u};
         result.failed = run.failed;
         result.bodies = static_cast<int>(run.held.size());
         result.shared = static_cast<int>(run.shared.size());

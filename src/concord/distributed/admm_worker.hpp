@@ -79,14 +79,9 @@ class AdmmWorker {
     /// Per elastic body: the consensus metric of its modal coordinates, M_eta / m (empty else).
     std::vector<MatX> modal_metric_;
     std::map<int, BodyRecord> owned_;  ///< by body id, at the last committed state
-    /// A shared body's penalty and unscaled multiplier rho u at the end of the last committed
-    /// step, with its holders then (warm start of the next step's ADMM).
-    struct Carry {
-        std::uint64_t holders = 0;
-        double rho = 0.0;
-        VecX lambda;  ///< over the body's coordinate block
-    };
-    std::map<int, Carry> carry_;
+    /// Shared bodies' penalties and multipliers at the end of the last committed step, by body
+    /// id (warm start of the next step's ADMM; checkpoints capture them).
+    std::map<int, CarriedMultiplier> carry_;
     /// Whether local systems take new holder sets in place (StepSystem::set_replication: no
     /// elastic bodies, no joints in the scene).
     bool reweightable_ = false;

@@ -59,26 +59,15 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
                          std::to_string(transport_.num_workers()) + " workers are running");
     params_ = resolve_solver_spec(model_.spec.solver);
     validate_solver_params(params_);
-    const int B = model_.num_bodies();
-    Box3 movable_box;
-    std::vector<Vec3> centres;
     w_min_ = std::numeric_limits<double>::infinity();
-    for (int b = 0; b < B; ++b) {
+    for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
-        const AffineBody& body = model_.bodies[i];
-        rest_boxes_.push_back(rest_box(body));
-        if (model_.movable[i]) {
-            const Box3 wb = world_box(rest_boxes_.back(), body.q_initial);
-            movable_box.extend(wb);
-            centres.push_back(wb.center());
+        rest_boxes_.push_back(rest_box(model_.bodies[i]));
+        if (model_.movable[i])
             w_min_ = std::min(w_min_, (rest_boxes_.back().hi - rest_boxes_.back().lo).norm());
-        }
     }
-    if (!std::isfinite(w_min_)) {  // nothing moves
-        w_min_ = model_.scene_scale;
-        movable_box.lo = movable_box.hi = Vec3::Zero();
-    }
-    partition_ = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
+    if (!std::isfinite(w_min_)) w_min_ = model_.scene_scale;  // nothing moves
+    partition_ = starting_partition(current().q);
     group_ = joint_groups(model_.joints, model_.movable);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
@@ -116,10 +105,103 @@ void DistributedSimulation::set_reference(bool on) {
     reference_->set_solver_params(params_);
 }
 
+Partition DistributedSimulation::starting_partition(const VecX& q) const {
+    Box3 movable_box;
+    std::vector<Vec3> centres;
+    for (int b = 0; b < model_.num_bodies(); ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        if (!model_.movable[i]) continue;
+        const Box3 wb = world_box(rest_boxes_[i], Vec12(model_.body_coordinates(q, b).head<12>()));
+        movable_box.extend(wb);
+        centres.push_back(wb.center());
+    }
+    if (centres.empty()) movable_box.lo = movable_box.hi = Vec3::Zero();
+    return initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
+}
+
+namespace {
+
+constexpr std::int32_t kCheckpointFormat = 1;
+
+}  // namespace
+
+Checkpoint DistributedSimulation::capture_checkpoint() {
+    Checkpoint c;
+    c.world = current();
+    c.simulator = "distributed";
+    MessageWriter w;
+    const int N = transport_.num_workers();
+    w.put(kCheckpointFormat).put(static_cast<std::int32_t>(N));
+    for (int a = 0; a < 3; ++a) w.put(partition_.cells[static_cast<std::size_t>(a)]);
+    for (int a = 0; a < 3; ++a) w.put_list(partition_.planes[static_cast<std::size_t>(a)]);
+    const LoadBalancer::State lb = balancer_->state();
+    w.put_list(lb.smoothed);
+    for (int a = 0; a < 3; ++a) w.put_list(lb.previous_imbalance[static_cast<std::size_t>(a)]);
+    const Bytes capture = encode(CommandKind::Capture);
+    for (int k = 1; k <= N; ++k) transport_.send(k, Tag::Command, capture);
+    for (int k = 1; k <= N; ++k) {
+        const Bytes b = transport_.receive(k, Tag::State);
+        MessageReader r(b);
+        put_carried(w, get_carried(r));
+    }
+    c.extension = w.take();
+    return c;
+}
+
+void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
+    stepper_.restore(c.world);
+    const int N = transport_.num_workers();
+    if (c.simulator == "distributed") {
+        try {
+            MessageReader r(c.extension);
+            if (r.get<std::int32_t>() != kCheckpointFormat)
+                throw InputError("checkpoint: unknown distributed section format");
+            const int workers = r.get<std::int32_t>();
+            Partition p;
+            for (int a = 0; a < 3; ++a) p.cells[static_cast<std::size_t>(a)] = r.get<int>();
+            for (int a = 0; a < 3; ++a) p.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
+            LoadBalancer::State lb;
+            lb.smoothed = r.get_list<double>();
+            for (int a = 0; a < 3; ++a)
+                lb.previous_imbalance[static_cast<std::size_t>(a)] = r.get_list<double>();
+            if (workers < 1 || workers > 64)
+                throw InputError("checkpoint: implausible worker count " + std::to_string(workers));
+            std::vector<std::vector<CarriedMultiplier>> carry;
+            for (int k = 0; k < workers; ++k) {
+                carry.push_back(get_carried(r));
+                for (const CarriedMultiplier& m : carry.back())
+                    if (m.id < 0 || m.id >= model_.num_bodies() ||
+                        m.lambda.size() != model_.body_dofs(m.id) || !m.lambda.allFinite() ||
+                        !std::isfinite(m.rho))
+                        throw InputError("checkpoint: a carried multiplier does not fit the scene");
+            }
+            if (!r.done()) throw InputError("checkpoint: trailing data in the distributed section");
+            if (workers == N && p.cells == partition_.cells) {
+                for (int a = 0; a < 3; ++a)
+                    if (static_cast<int>(p.planes[static_cast<std::size_t>(a)].size()) !=
+                        p.cells[static_cast<std::size_t>(a)] - 1)
+                        throw InputError("checkpoint: planes do not fit the cells");
+                partition_ = std::move(p);
+                balancer_->restore(std::move(lb));
+                assign(carry);
+                return;
+            }
+        } catch (const std::runtime_error& e) {
+            if (dynamic_cast<const InputError*>(&e)) throw;
+            throw InputError(std::string("checkpoint: damaged distributed section (") + e.what() + ")");
+        }
+    }
+    // Another layout: the planes start afresh over the restored bodies.
+    partition_ = starting_partition(current().q);
+    balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
+    assign();
+}
+
 // Every movable body goes to the worker whose cell holds its box's centre; the bodies of a
 // joint group go with the group's first body.
-void DistributedSimulation::assign() {
+void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultiplier>>& carry) {
     std::vector<AssignCommand> cmds(static_cast<std::size_t>(transport_.num_workers()));
+    for (std::size_t w = 0; w < carry.size() && w < cmds.size(); ++w) cmds[w].carry = carry[w];
     std::vector<int> home(static_cast<std::size_t>(model_.num_bodies()), -1);
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);

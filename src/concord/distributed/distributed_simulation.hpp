@@ -17,6 +17,7 @@
 #include "concord/distributed/load_balancer.hpp"
 #include "concord/distributed/transport.hpp"
 #include "concord/world/step_stats.hpp"
+#include "concord/world/checkpoint.hpp"
 #include "concord/world/time_stepper.hpp"
 #include "concord/world/world.hpp"
 #include "concord/world/world_model.hpp"
@@ -72,6 +73,17 @@ class DistributedSimulation final : private SubstepSolver {
     /// Replaces the state and sends every worker its bodies again (ADMM restarts cold).
     void restore_state(const WorldState& s);
 
+    /// The run's whole state between steps (checkpoint.hpp), with simulator "distributed": the
+    /// world's, the planes, the load balancer's and every worker's carried penalties and
+    /// multipliers (asked of the workers). frame and scene_digest are left to the caller.
+    Checkpoint capture_checkpoint();
+    /// Continues from a checkpoint. One that a distributed run with the same cells wrote
+    /// restores everything, so the steps that follow repeat that run's bit for bit; any other
+    /// (a single-machine run's, another worker count's) restores the world state, places the
+    /// planes as at a start and starts ADMM cold. Throws InputError for a checkpoint that does
+    /// not fit the scene.
+    void restore_checkpoint(const Checkpoint& c);
+
     /// Receives every ADMM iteration of the following steps (the --admm-trace file).
     void set_trace(std::function<void(const AdmmTraceLine&)> sink) { trace_ = std::move(sink); }
     /// Also compute each traced iteration's MSE against a single-machine solve of the step.
@@ -88,7 +100,10 @@ class DistributedSimulation final : private SubstepSolver {
     SubstepAttempt attempt(const WorldState& s, double dt, double t_end) override;
     void conclude(SubstepVerdict verdict) override;
     void restored(const WorldState& s) override;
-    void assign();
+    /// Sends every worker the bodies it owns at the current state (and what it carries).
+    void assign(const std::vector<std::vector<CarriedMultiplier>>& carry = {});
+    /// Planes as at a start (spec().distributed.initial_planes), over the movable bodies at q.
+    Partition starting_partition(const VecX& q) const;
     double overlap_width_for(double h) const;
     bool partition_missed_a_pair(const VecX& x_end, const std::vector<std::uint64_t>& holders) const;
 

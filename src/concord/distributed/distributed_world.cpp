@@ -81,4 +81,15 @@ void DistributedWorld::restore_state(const WorldState& s) {
     });
 }
 
+Checkpoint DistributedWorld::capture_checkpoint() {
+    return as_controller([&] { return sim_->capture_checkpoint(); });
+}
+
+void DistributedWorld::restore_checkpoint(const Checkpoint& c) {
+    as_controller([&] {
+        sim_->restore_checkpoint(c);
+        return 0;
+    });
+}
+
 }  // namespace concord

@@ -38,6 +38,9 @@ class DistributedWorld {
     const StepStats& last_stats() const { return sim_->last_stats(); }
     WorldState capture_state() const { return sim_->capture_state(); }
     void restore_state(const WorldState& s);
+    /// DistributedSimulation::capture_checkpoint / restore_checkpoint.
+    Checkpoint capture_checkpoint();
+    void restore_checkpoint(const Checkpoint& c);
     const SolverParams& solver_params() const { return sim_->solver_params(); }
     void set_solver_params(const SolverParams& p) { sim_->set_solver_params(p); }
     DistributedSimulation& simulation() { return *sim_; }

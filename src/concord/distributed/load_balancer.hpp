@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "concord/distributed/partition.hpp"
@@ -24,6 +25,18 @@ class LoadBalancer {
     /// with at least `min_gap` between neighbours.
     void update(const std::vector<double>& loads, Partition& p, double min_gap);
     const std::vector<double>& smoothed() const { return smoothed_; }
+
+    /// What the controller carries between steps (a checkpoint holds it): the smoothed loads and
+    /// each axis's previous imbalances.
+    struct State {
+        std::vector<double> smoothed;
+        std::array<std::vector<double>, 3> previous_imbalance;
+    };
+    State state() const { return {smoothed_, previous_imbalance_}; }
+    void restore(State s) {
+        smoothed_ = std::move(s.smoothed);
+        previous_imbalance_ = std::move(s.previous_imbalance);
+    }
 
   private:
     LoadBalanceSpec spec_;

@@ -66,6 +66,8 @@ class MessageReader {
     template <typename T>
     std::vector<T> get_list() {
         const auto n = get<std::int64_t>();
+        if (n < 0 || static_cast<std::uint64_t>(n) > (bytes_.size() - pos_) / sizeof(T))
+            throw std::runtime_error("truncated message");
         std::vector<T> v(static_cast<std::size_t>(n));
         for (auto& x : v) x = get<T>();
         return v;

@@ -20,6 +20,7 @@ enum class Tag : int {
     Report = 6,       ///< worker -> controller each ADMM iteration: stopping metrics
     Signal = 7,       ///< controller -> worker: continue or end the ADMM loop
     Result = 8,       ///< worker -> controller at a step's end: owned bodies' states, stats
+    State = 9,        ///< worker -> controller on Capture: what the worker carries (checkpoint)
 };
 
 class Transport {

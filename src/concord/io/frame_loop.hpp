@@ -3,6 +3,8 @@
 // and state_row(i): World, DistributedWorld, DistributedSimulation.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "concord/body/affine_body.hpp"
@@ -44,22 +46,53 @@ StepStats step_frame(Sim& sim, int substeps) {
     return stats;
 }
 
+/// How the frame loop starts and checkpoints.
+struct FrameLoopOptions {
+    /// 0: a new run, frame 0 (the current state) is written first. k > 0: a resumed run whose
+    /// directory already holds frames 0 to k (OutputWriter::resume), the simulator at frame k.
+    int resume_after = 0;
+    /// A checkpoint every this many frames (frame % every == 0) and after the last frame
+    /// written, also when the loop ends early; 0: only after the last; < 0: none at all.
+    int checkpoint_every = -1;
+    std::string scene_digest;  ///< recorded in every checkpoint (run_resume.hpp)
+};
+
 /// Writes frame 0 (the current state), once writer.write_header(scene, output_bodies(sim)) is
-/// done, then scene.frames frames of scene.substeps steps each. After each frame,
-/// after_frame(frame, stats) is called; returning false ends the loop early (an interrupt).
-/// Returns the frames written after frame 0. An exception from a step propagates:
+/// done, then frames up to scene.frames of scene.substeps steps each (from options.resume_after
+/// + 1 for a resumed run). After each frame, after_frame(frame, stats) is called; returning
+/// false ends the loop early (an interrupt). Checkpoints (sim.capture_checkpoint()) as options
+/// say. Returns the last frame in the directory. An exception from a step propagates:
 /// writer.frames_written() - 1 is then the last complete frame in the directory.
 template <typename Sim, typename AfterFrame>
-int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer, AfterFrame&& after_frame) {
-    writer.write_frame(0, sim.time(), state_rows(sim), nullptr);
-    int frame = 0;
+int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer,
+               const FrameLoopOptions& options, AfterFrame&& after_frame) {
+    auto checkpoint = [&](int frame) {
+        Checkpoint c = sim.capture_checkpoint();
+        c.frame = frame;
+        c.scene_digest = options.scene_digest;
+        writer.write_checkpoint(c);
+    };
+    int frame = options.resume_after;
+    if (frame == 0) writer.write_frame(0, sim.time(), state_rows(sim), nullptr);
+    int last_checkpoint = frame > 0 ? frame : -1;  // a resumed run starts at a checkpoint
     while (frame < scene.frames) {
         const StepStats stats = step_frame(sim, scene.substeps);
         ++frame;
         writer.write_frame(frame, sim.time(), state_rows(sim), &stats);
+        if (options.checkpoint_every > 0 && frame % options.checkpoint_every == 0) {
+            checkpoint(frame);
+            last_checkpoint = frame;
+        }
         if (!after_frame(frame, stats)) break;
     }
+    if (options.checkpoint_every >= 0 && last_checkpoint != frame) checkpoint(frame);
     return frame;
+}
+
+/// A new run without checkpoints (the Python API's loops).
+template <typename Sim, typename AfterFrame>
+int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer, AfterFrame&& after_frame) {
+    return run_frames(sim, scene, writer, FrameLoopOptions{}, std::forward<AfterFrame>(after_frame));
 }
 
 }  // namespace concord

@@ -1,5 +1,6 @@
 #include "concord/io/output_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "concord/scene/body_name.hpp"
 #include "concord/scene/scene_json.hpp"
 #include "concord/scene/scene_names.hpp"
+#include "concord/world/atomic_file.hpp"
 #include "concord/world/world.hpp"
 
 namespace concord {
@@ -22,12 +24,24 @@ namespace fs = std::filesystem;
 namespace {
 
 void write_text_file(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        throw InputError(path.string() + ": cannot write file (" + std::strerror(errno) + ")");
-    out << text;
-    out.flush();
-    if (!out) throw InputError(path.string() + ": write failed (" + std::strerror(errno) + ")");
+    write_file_atomically(path.string(), text);
+}
+
+/// The checkpoints in `folder` by frame, oldest first.
+std::vector<std::pair<int, fs::path>> checkpoints_in(const fs::path& folder) {
+    std::vector<std::pair<int, fs::path>> out;
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec)) return out;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) {
+        if (entry.path().extension() != ".ckpt") continue;
+        const std::string stem = entry.path().stem().string();
+        if (stem.empty() || stem.find_first_not_of("0123456789") != std::string::npos ||
+            stem.size() > 9)
+            continue;
+        out.emplace_back(std::stoi(stem), entry.path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 /// Removes what a previous run wrote, so that a forced rewrite leaves no stale frames or meshes.
@@ -37,6 +51,8 @@ void remove_previous_output(const fs::path& dir) {
          {output_layout::kScene, output_layout::kBodies, output_layout::kFrames}) {
         fs::remove(dir / name, ec);
     }
+    for (const auto& [frame, path] : checkpoints_in(dir / output_layout::kCheckpointFolder))
+        fs::remove(path, ec);
     fs::path meshes = dir / output_layout::kMeshFolder;
     if (!fs::is_directory(meshes, ec)) return;
     std::vector<fs::path> stale;
@@ -78,7 +94,6 @@ void OutputWriter::write_header(const SceneSpec& scene, const std::vector<Output
     if (ec) throw InputError(dir_ + ": cannot create the output directory (" + ec.message() + ")");
     remove_previous_output(dir);
 
-    write_text_file(dir / output_layout::kScene, scene_to_json(scene).dump(2) + "\n");
     nlohmann::json list = nlohmann::json::array();
     // A body whose mesh equals the previous body's (an array of one shape) gets a hard link to
     // that file instead of formatting it again (4,096 spheres: a fifth of a run's start-up);
@@ -128,8 +143,35 @@ void OutputWriter::write_header(const SceneSpec& scene, const std::vector<Output
     frames_.open(frames, std::ios::binary | std::ios::trunc);
     if (!frames_)
         throw InputError(frames.string() + ": cannot write file (" + std::strerror(errno) + ")");
+    // Last: a directory with scene.json has its whole header.
+    write_text_file(dir / output_layout::kScene, scene_to_json(scene).dump(2) + "\n");
     num_bodies_ = bodies.size();
     header_written_ = true;
+}
+
+void OutputWriter::resume(std::size_t num_bodies, int last_frame, std::uint64_t frames_bytes) {
+    if (header_written_) throw std::logic_error("OutputWriter::resume after write_header");
+    const fs::path frames = fs::path(dir_) / output_layout::kFrames;
+    std::error_code ec;
+    fs::resize_file(frames, frames_bytes, ec);
+    if (ec) throw InputError(frames.string() + ": cannot cut back to frame " +
+                             std::to_string(last_frame) + " (" + ec.message() + ")");
+    frames_.open(frames, std::ios::binary | std::ios::app);
+    if (!frames_)
+        throw InputError(frames.string() + ": cannot write file (" + std::strerror(errno) + ")");
+    num_bodies_ = num_bodies;
+    frames_written_ = last_frame + 1;
+    header_written_ = true;
+}
+
+void OutputWriter::write_checkpoint(const Checkpoint& c) {
+    const fs::path folder = fs::path(dir_) / output_layout::kCheckpointFolder;
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (ec) throw InputError(folder.string() + ": cannot create (" + ec.message() + ")");
+    save_checkpoint(c, (fs::path(dir_) / output_layout::checkpoint_path(c.frame)).string());
+    auto all = checkpoints_in(folder);
+    for (std::size_t i = 0; i + 2 < all.size(); ++i) fs::remove(all[i].second, ec);
 }
 
 void OutputWriter::write_header(const SceneSpec& scene, const World& world) {

@@ -9,6 +9,7 @@
 #include "concord/geometry/mesh.hpp"
 #include "concord/math/types.hpp"
 #include "concord/scene/scene_spec.hpp"
+#include "concord/world/checkpoint.hpp"
 #include "concord/world/step_stats.hpp"
 
 namespace concord {
@@ -25,9 +26,11 @@ struct OutputBody {
     const MatX* vertex_modes = nullptr;
 };
 
-/// Frames are streamed: each write_frame appends one line and flushes it to the operating
-/// system, so a crash of the process loses at most the frame being computed and every line in
-/// frames.jsonl is complete (except, after a power loss, possibly the last).
+/// Frames are streamed: each write_frame appends one line with one write and flushes it to the
+/// operating system, so a killed process loses at most the frame being computed, and leaves at
+/// most one partial line, the last, which every reader skips (FrameStream). The other files
+/// (scene.json, bodies.json, meshes, checkpoints) are written whole or not at all (write, then
+/// rename); scene.json is written last, so its presence means the header is complete.
 class OutputWriter {
   public:
     /// Checks `dir` without touching it: it may be missing (then it is created by write_header,
@@ -35,6 +38,10 @@ class OutputWriter {
     /// and then scene.json, bodies.json, frames.jsonl and meshes/*.obj are replaced while other
     /// files are left alone. Throws InputError "DIR: ..." otherwise.
     OutputWriter(std::string dir, bool force);
+
+    /// Continues a run in `dir` (run_resume.hpp) instead of writing a header: cuts frames.jsonl
+    /// back to `frames_bytes` (the end of frame `last_frame`'s line) and appends after it.
+    void resume(std::size_t num_bodies, int last_frame, std::uint64_t frames_bytes);
 
     /// Writes scene.json (scene_to_json of `scene`), meshes/NAME.obj and bodies.json, and
     /// starts an empty frames.jsonl. Throws InputError for a body name that is not file-safe or
@@ -50,6 +57,10 @@ class OutputWriter {
     void write_frame(int frame, double time, const std::vector<VecX>& q, const StepStats* stats);
     /// The same, with the current state of every body of `world`.
     void write_frame(int frame, double time, const World& world, const StepStats* stats);
+
+    /// Writes checkpoints/NNNNNN.ckpt (N = c.frame) atomically and removes all but the newest
+    /// two. Throws InputError when it cannot be written.
+    void write_checkpoint(const Checkpoint& c);
 
     const std::string& directory() const { return dir_; }
     int frames_written() const { return frames_written_; }

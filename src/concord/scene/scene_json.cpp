@@ -189,6 +189,7 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
         {"time_step", s.time_step},
         {"frames", s.frames},
         {"substeps", s.substeps},
+        {"checkpoint_every", s.checkpoint_every},
         {"gravity", vec3_json(s.gravity)},
         {"contact",
          {{"dhat", s.contact.dhat},

@@ -705,8 +705,8 @@ void parse_robot(const JsonNode& node, const std::string& base_dir, SceneSpec& s
 SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name,
                       const std::string& base_dir) {
     JsonNode root(json, source_name);
-    root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "gravity", "contact",
-                        "solver", "distributed", "materials", "planes", "modal_bases", "bodies",
+    root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "checkpoint_every",
+                        "gravity", "contact", "solver", "distributed", "materials", "planes", "modal_bases", "bodies",
                         "robots", "joints"});
     SceneSpec s;
     s.source_path = source_name;
@@ -715,6 +715,8 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     if (auto n = root.find("time_step")) s.time_step = n->positive_number();
     if (auto n = root.find("frames")) s.frames = n->integer(0, std::numeric_limits<int>::max());
     if (auto n = root.find("substeps")) s.substeps = n->integer(1, 1'000'000);
+    if (auto n = root.find("checkpoint_every"))
+        s.checkpoint_every = n->integer(0, std::numeric_limits<int>::max());
     if (auto n = root.find("gravity")) s.gravity = n->vec3();
     if (auto n = root.find("contact")) parse_contact(*n, s.contact);
     // The solver module owns the "solver" keys; the deprecated SolverSpec members stay at their

@@ -200,6 +200,10 @@ struct SceneSpec {
     double time_step = 0.01;
     int frames = 100;
     int substeps = 1;  ///< time steps per saved frame
+    /// `concord run` writes a checkpoint every this many saved frames (and after the last), so
+    /// that --resume can continue the run; 0: only after the last frame. Does not change results.
+    int checkpoint_every = kDefaultCheckpointEvery;
+    static constexpr int kDefaultCheckpointEvery = 10;
     Vec3 gravity = Vec3(0, -9.81, 0);
     ContactSpec contact;
     SolverSpec solver;

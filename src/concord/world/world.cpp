@@ -603,6 +603,14 @@ void World::save_state(const std::string& path) const {
 void World::load_state(const std::string& path) {
     restore_state(load_world_state(path));
 }
+Checkpoint World::capture_checkpoint() const {
+    Checkpoint c;
+    c.world = capture_state();
+    return c;
+}
+void World::restore_checkpoint(const Checkpoint& c) {
+    restore_state(c.world);
+}
 const VecX& World::state_vector() const {
     return impl_->state().q;
 }

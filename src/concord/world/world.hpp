@@ -9,6 +9,7 @@
 #include "concord/scene/scene_spec.hpp"
 #include "concord/solver/solver_params.hpp"
 #include "concord/world/step_stats.hpp"
+#include "concord/world/checkpoint.hpp"
 #include "concord/world/world_state.hpp"
 
 namespace concord {
@@ -80,6 +81,14 @@ class World {
     /// capture_state / restore_state through a file (see world_state.hpp).
     void save_state(const std::string& path) const;
     void load_state(const std::string& path);
+
+    /// The state as a checkpoint (checkpoint.hpp, simulator "world"); frame and scene_digest
+    /// are left to the caller. A world keeps nothing else from step to step that its results
+    /// depend on, so restoring it in a fresh World repeats the steps that followed bit for bit.
+    Checkpoint capture_checkpoint() const;
+    /// Restores a checkpoint's world state; a distributed run's own part is not needed by one
+    /// machine and is ignored. Throws InputError when the state does not fit.
+    void restore_checkpoint(const Checkpoint& c);
 
     /// The whole state q (12 per body, body order) and its time derivative, without a copy
     /// (the Python API's zero-copy views). The vectors are assigned in place and never resized,

@@ -4,8 +4,11 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 #include "concord/math/error.hpp"
+#include "concord/world/atomic_file.hpp"
 
 namespace concord {
 
@@ -19,12 +22,12 @@ constexpr std::uint32_t kVersion = 3;
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
 
 template <typename T>
-void put(std::ofstream& out, const T& v) {
+void put(std::ostream& out, const T& v) {
     out.write(reinterpret_cast<const char*>(&v), sizeof(T));
 }
 
 template <typename T>
-bool get(std::ifstream& in, T& v) {
+bool get(std::istream& in, T& v) {
     return static_cast<bool>(in.read(reinterpret_cast<char*>(&v), sizeof(T)));
 }
 
@@ -58,11 +61,9 @@ void check_state_fits(const WorldState& s, int num_bodies, Eigen::Index num_coor
         throw InputError("world state is not finite");
 }
 
-void save_world_state(const WorldState& s, const std::string& path) {
+void write_world_state(std::ostream& out, const WorldState& s) {
     if (s.q.size() != s.q_dot.size())
-        throw InputError(path + ": inconsistent world state (q and q_dot sizes)");
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path + ": cannot open for writing");
+        throw std::logic_error("write_world_state: q and q_dot sizes differ");
     out.write(kMagic, sizeof(kMagic));
     put(out, kVersion);
     put(out, kByteOrderMark);
@@ -78,13 +79,17 @@ void save_world_state(const WorldState& s, const std::string& path) {
     out.write(
         reinterpret_cast<const char*>(s.q_dot.data()),
         static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q_dot.size())));
-    out.flush();
-    if (!out) throw InputError(path + ": write failed");
 }
 
-WorldState load_world_state(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open for reading");
+void save_world_state(const WorldState& s, const std::string& path) {
+    if (s.q.size() != s.q_dot.size())
+        throw InputError(path + ": inconsistent world state (q and q_dot sizes)");
+    std::ostringstream out(std::ios::binary);
+    write_world_state(out, s);
+    write_file_atomically(path, out.str());
+}
+
+WorldState read_world_state(std::istream& in, const std::string& path) {
     char magic[sizeof(kMagic)];
     if (!in.read(magic, sizeof(magic)) || std::memcmp(magic, kMagic, sizeof(kMagic)) != 0)
         throw InputError(path + ": not a Concord world-state file");
@@ -122,6 +127,13 @@ WorldState load_world_state(const std::string& path) {
         !in.read(reinterpret_cast<char*>(s.q_dot.data()), bytes))
         throw InputError(path + ": truncated state (expected " + std::to_string(coordinates) +
                          " coordinates)");
+    return s;
+}
+
+WorldState load_world_state(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open for reading");
+    WorldState s = read_world_state(in, path);
     if (in.peek() != std::char_traits<char>::eof()) throw InputError(path + ": trailing data");
     return s;
 }

@@ -2,6 +2,7 @@
 // so restoring a captured state replays the same steps bit for bit.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 
 #include "concord/math/types.hpp"
@@ -33,13 +34,19 @@ struct WorldState {
 void check_state_fits(const WorldState& state, int num_bodies, Eigen::Index num_coordinates);
 
 /// Writes the state to a binary file (magic, format version, coordinate and body counts, raw
-/// IEEE doubles in the machine's byte order, which the header records). Throws InputError naming the file when
-/// it cannot be written.
+/// IEEE doubles in the machine's byte order, which the header records), atomically (a reader,
+/// or a process killed meanwhile, sees the old file or the new one, never a part). Throws
+/// InputError naming the file when it cannot be written.
 void save_world_state(const WorldState& state, const std::string& path);
 
 /// Reads a file written by save_world_state, exactly. Throws InputError naming the file when
 /// it cannot be read, is not a Concord state file, has another version or byte order, or is
 /// truncated.
 WorldState load_world_state(const std::string& path);
+
+/// The same format on a stream (checkpoints embed it). read_world_state stops after the state;
+/// `source` names the stream in errors.
+void write_world_state(std::ostream& out, const WorldState& state);
+WorldState read_world_state(std::istream& in, const std::string& source);
 
 }  // namespace concord
