@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "unfinished_run.hpp"
 #include "concord/io/output_audit.hpp"
 
 namespace concord::cli {
@@ -20,6 +21,7 @@ struct AuditOptions {
 
 int run_audit(const AuditOptions& opt) {
     OutputReader reader(opt.dir);
+    note_unfinished_run("audit", reader);
     const bool tty = !opt.quiet && isatty(fileno(stderr));
     OutputAuditSummary summary = audit_output(reader, [&](int frame) {
         if (tty) std::fprintf(stderr, "\raudit: frame %d\x1b[K", frame);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "unfinished_run.hpp"
 #include "concord/export/gltf_export.hpp"
 #include "concord/export/mesh_sequence_export.hpp"
 #include "concord/io/output_reader.hpp"
@@ -27,6 +28,7 @@ struct ExportOptions {
 
 int run_export(const ExportOptions& o) {
     OutputReader reader(o.dir);
+    note_unfinished_run("export", reader);
     const FrameSelection selection = parse_frame_selection(o.frames, "--frames");
     if (o.format == "gltf") {
         std::string path = o.out.empty() ? (fs::path(o.dir) / "animation.glb").string() : o.out;

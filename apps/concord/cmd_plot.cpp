@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "unfinished_run.hpp"
 #include "concord/export/admm_trace.hpp"
 #include "concord/export/image.hpp"
 #include "concord/export/plots.hpp"
@@ -39,6 +40,7 @@ int run_plot(const PlotOptions& o) {
         const std::string dir =
             fs::is_directory(o.trace, ec) ? o.trace : fs::path(o.trace).parent_path().string();
         OutputReader reader(dir.empty() ? "." : dir);
+        note_unfinished_run("plot", reader);
         chart = frame_stats_chart(reader);
         what = "per-frame statistics";
     } else if (!fs::exists(o.trace, ec)) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "unfinished_run.hpp"
 #include "concord/export/image.hpp"
 #include "concord/export/output_renderer.hpp"
 #include "concord/export/selected_frames.hpp"
@@ -75,6 +76,7 @@ bool encode_video(const std::string& ffmpeg, const fs::path& folder, double fps)
 
 int run_render(RenderCommand& c) {
     OutputReader reader(c.dir);
+    note_unfinished_run("render", reader);
     c.options.colour = parse_colour_mode(c.colour);
     c.options.planes = !c.no_planes;
     std::vector<TriMesh> meshes = reader.load_meshes();

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "unfinished_run.hpp"
 #include "concord/export/static_http_server.hpp"
 #include "concord/export/viewer_assets.hpp"
 #include "concord/io/output_layout.hpp"
@@ -67,6 +68,7 @@ int check_frames(const OutputReader& reader) {
 
 int run_view(const ViewOptions& o) {
     OutputReader reader(o.dir);
+    note_unfinished_run("view", reader);
     const int frames = check_frames(reader);
     const auto assets = find_viewer_assets(o.assets);
 

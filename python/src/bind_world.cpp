@@ -14,6 +14,7 @@
 #include "bindings.hpp"
 #include "concord/distributed/distributed_world.hpp"
 #include "concord/io/frame_loop.hpp"
+#include "concord/io/run_resume.hpp"
 #include "concord/io/output_writer.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
@@ -202,6 +203,13 @@ int step_world_until(WorldHandle& h, double t) {
     return taken;
 }
 
+/// The world's scene as scene.json records it (the solver options in use).
+SceneSpec resolved_scene(const World& w) {
+    SceneSpec scene = w.spec();
+    static_cast<SolverParams&>(scene.solver) = w.solver_params();
+    return scene;
+}
+
 // World.run(workers=N > 1): the same scene and current state, advanced by the distributed
 // solver with N in-process workers (docs/distributed.md); the world then takes the end state.
 int run_distributed(WorldHandle& h, const std::string& out, std::optional<int> frames, bool force,
@@ -210,9 +218,8 @@ int run_distributed(WorldHandle& h, const std::string& out, std::optional<int> f
         throw InputError("frames: expected an integer >= 0, got " + std::to_string(*frames));
     BusyGuard busy(h);
     World& w = h.world;
-    SceneSpec scene = w.spec();
+    SceneSpec scene = resolved_scene(w);
     if (frames) scene.frames = *frames;
-    static_cast<SolverParams&>(scene.solver) = w.solver_params();
     set_worker_count(scene.distributed, workers, "workers=" + std::to_string(workers));
     OutputWriter writer(out, force);
     py::gil_scoped_release release;
@@ -238,10 +245,9 @@ int run_world(WorldHandle& h, const std::string& out, std::optional<int> frames,
         throw InputError("frames: expected an integer >= 0, got " + std::to_string(*frames));
     BusyGuard busy(h);
     World& w = h.world;
-    SceneSpec scene = w.spec();
-    if (frames) scene.frames = *frames;
     // scene.json records the options the frames are computed with.
-    static_cast<SolverParams&>(scene.solver) = w.solver_params();
+    SceneSpec scene = resolved_scene(w);
+    if (frames) scene.frames = *frames;
     OutputWriter writer(out, force);
     writer.write_header(scene, output_bodies(w));
     py::gil_scoped_release release;
@@ -629,6 +635,36 @@ void bind_world(py::module_& m) {
                 h.world.load_state(path);
             },
             py::arg("path"), "restore_state() from a file written by save_state.")
+        .def(
+            "save_checkpoint",
+            [](WorldHandle& h, const std::string& path, std::optional<int> frame) {
+                BusyGuard busy(h);
+                Checkpoint c = h.world.capture_checkpoint();
+                const int substeps = std::max(1, h.world.spec().substeps);
+                c.frame = frame ? *frame : h.world.step_count() / substeps;
+                if (c.frame < 0)
+                    throw InputError("frame: expected an integer >= 0, got " + std::to_string(c.frame));
+                c.scene_digest = scene_digest(resolved_scene(h.world));
+                save_checkpoint(c, path);
+            },
+            py::arg("path"), py::arg("frame") = py::none(),
+            "Writes a checkpoint in the format `concord run` writes (OUT/checkpoints/*.ckpt, "
+            "docs/cli.md): the whole state and the scene's digest, atomically. `frame` is the "
+            "output frame it stands for (default: steps taken / scene.substeps).")
+        .def(
+            "load_checkpoint",
+            [](WorldHandle& h, const std::string& path) {
+                BusyGuard busy(h);
+                const Checkpoint c = load_checkpoint(path);
+                if (!c.scene_digest.empty() && c.scene_digest != scene_digest(resolved_scene(h.world)))
+                    throw InputError(path + ": written for another scene (or other solver options)");
+                h.world.restore_checkpoint(c);
+                return c.frame;
+            },
+            py::arg("path"),
+            "Restores a checkpoint written by save_checkpoint or by `concord run` (one machine or "
+            "distributed: the world state is taken) and returns its frame. Raises InputError for "
+            "a damaged file or one written for another scene.")
         .def_property(
             "solver_params", [](const WorldHandle& h) { return h.world.solver_params(); },
             [](WorldHandle& h, const SolverParams& p) {
@@ -680,9 +716,7 @@ void bind_world(py::module_& m) {
         .def(
             "write_header",
             [](OutputWriter& w, const WorldHandle& h) {
-                SceneSpec scene = h.world.spec();
-                static_cast<SolverParams&>(scene.solver) = h.world.solver_params();
-                w.write_header(scene, h.world);
+                w.write_header(resolved_scene(h.world), h.world);
             },
             py::arg("world"), "scene.json, bodies.json, meshes/, an empty frames.jsonl.")
         .def(

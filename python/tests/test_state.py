@@ -94,6 +94,24 @@ def test_save_and_load_state(tmp_path):
     assert np.array_equal(w.q, q)
 
 
+def test_checkpoints_resume_bit_for_bit_and_match_the_cli(tmp_path, root):
+    scene = str(root / "scenes" / "box-stack.json")
+    w = concord.World(scene)
+    w.step(6)
+    w.save_checkpoint(str(tmp_path / "c.ckpt"))
+    w.step(6)
+    fresh = concord.World(scene)
+    assert fresh.load_checkpoint(str(tmp_path / "c.ckpt")) == 6  # the frame (1 step a frame)
+    fresh.step(6)
+    assert np.array_equal(fresh.q, w.q) and np.array_equal(fresh.q_dot, w.q_dot)
+    # A world of another scene refuses it; a damaged file is an InputError naming it.
+    with pytest.raises(concord.InputError, match="another scene"):
+        concord.World(box_on_plane(height=0.7)).load_checkpoint(str(tmp_path / "c.ckpt"))
+    (tmp_path / "bad.ckpt").write_bytes((tmp_path / "c.ckpt").read_bytes()[:-3])
+    with pytest.raises(concord.InputError, match="bad.ckpt"):
+        fresh.load_checkpoint(str(tmp_path / "bad.ckpt"))
+
+
 def test_elastic_body_views_and_modal_coordinates(root):
     # q shows the 12 affine numbers of every body; an elastic body's modes come separately,
     # and its vertices follow x = p + A (X + Phi eta).

@@ -42,6 +42,14 @@ expect_error threads "--threads: expected an integer >= 1" -- run "$scene" --out
 expect_error frames-text "--frames" -- run "$scene" --out "$tmp/w" --frames many
 expect_error no-out "--out is required" -- run "$scene"
 expect_error missing-scene "$tmp/none.json: cannot read file" -- run "$tmp/none.json" --out "$tmp/w"
+expect_error checkpoint-every "--checkpoint-every: expected an integer >= 0, got -1" -- run "$scene" --out "$tmp/w" --checkpoint-every -1
+expect_error resume-and-force "--resume and --force: choose one" -- run "$scene" --out "$tmp/w" --resume --force
+# --resume in a folder that holds no run, or another scene's run: refused, nothing touched.
+expect_error resume-no-run "$tmp/full: no earlier run to resume" -- run "$scene" --out "$tmp/full" --resume
+"$concord" run "$scene" --out "$tmp/done" --frames 3 >/dev/null 2>&1
+before="$(md5sum "$tmp/done/frames.jsonl")"
+expect_error resume-other-scene "the scene differs from the interrupted run's at /time_step" -- run "$scene" --out "$tmp/done" --resume --dt 0.002
+[ "$(md5sum "$tmp/done/frames.jsonl")" = "$before" ] || { echo "FAIL resume-other-scene: frames.jsonl was modified" >&2; failures=$((failures + 1)); }
 [ -e "$tmp/w" ] && { echo "FAIL: a refused run created its output directory" >&2; failures=$((failures + 1)); }
 
 if [ "$failures" -ne 0 ]; then

@@ -51,6 +51,17 @@ test('frames: a broken line keeps the frames before it and names the line', () =
   }
 });
 
+test('frames: the partial last line of a killed run is skipped without an error', () => {
+  const f = parseFrames([line(0), line(1), line(2).slice(0, 40)].join('\n'), 2);
+  assert.equal(f.count, 2);
+  assert.equal(f.error, null);
+  assert.equal(f.partialTail, true);
+  // A broken line followed by a newline is still an error.
+  const g = parseFrames([line(0), line(1).slice(0, 40), ''].join('\n'), 2);
+  assert.match(g.error, /line 2: not valid JSON/);
+  assert.equal(parseFrames(line(0) + '\n', 2).partialTail, false);
+});
+
 test('frames: the distributed-run fields are read (owners, planes, overlap_width)', () => {
   // As `concord run --workers 2` writes them: frame 0 has default stats, later frames the rest.
   const dist = (owners, planes) => ({

@@ -53,6 +53,8 @@ function perBody(stats, key, bodyCount) {
 /**
  * Reads every line of frames.jsonl. A line that cannot be read ends the parse: the frames before
  * it are kept and `error` says "frames.jsonl: line N: ..." so the page can show what went wrong.
+ * A last line without its newline that is not valid JSON is the part of a frame a killed run was
+ * writing: it is skipped without an error, and `partialTail` is true.
  *
  * `dofs` (optional, per body; bodies.json "dofs") is the number of coordinates of each body's
  * rows: 12 for an affine body, 12 + m for a reduced elastic body (docs/elastic.md), whose row is
@@ -82,6 +84,7 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl', dofs = nul
   let bodyContacts = null;  // Float32Array, same layout, for stats.body_contacts
   let count = 0;
   let error = null;
+  let partialTail = false;
   let lastFrame = -1;
 
   for (let n = 0; n < lines.length; ++n) {
@@ -92,6 +95,10 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl', dofs = nul
       try {
         rec = JSON.parse(line);
       } catch (e) {
+        if (n === lines.length - 1) {  // no newline after it: a frame being written when killed
+          partialTail = true;
+          break;
+        }
         throw new Error(`not valid JSON (${e.message})`);
       }
       if (!rec || typeof rec !== 'object' || Array.isArray(rec)) throw new Error('expected a JSON object');
@@ -168,6 +175,7 @@ export function parseFrames(text, bodyCount, source = 'frames.jsonl', dofs = nul
     workerCount: workerCount(stats, workers, count * bodyCount),
     bodyContacts: bodyContacts && bodyContacts.subarray(0, count * bodyCount),
     error,
+    partialTail,
   };
 }
 

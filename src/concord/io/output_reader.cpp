@@ -8,6 +8,7 @@
 #include "concord/body/affine_body.hpp"
 #include "concord/geometry/mesh_io.hpp"
 #include "concord/io/output_layout.hpp"
+#include "concord/io/run_resume.hpp"
 #include "concord/io/step_stats_json.hpp"
 #include "concord/math/error.hpp"
 #include "concord/scene/body_name.hpp"
@@ -179,6 +180,25 @@ Vertices row_world_vertices(const TriMesh& mesh, const MatX& vertex_modes, const
     return x;
 }
 
+std::optional<std::string> OutputReader::unfinished_run_note() const {
+    FramesOnDisk f;
+    try {
+        f = scan_frames((fs::path(dir_) / output_layout::kFrames).string());
+    } catch (const InputError&) {
+        return std::nullopt;  // not a file `concord run` wrote; the frame reader says what is wrong
+    }
+    int planned = -1;
+    if (auto it = scene_.find("frames"); it != scene_.end() && it->is_number_integer())
+        planned = it->get<int>();
+    if (!f.partial_tail && f.last_frame >= planned) return std::nullopt;
+    std::string note = dir_ + ": the run stopped after frame " + std::to_string(f.last_frame);
+    if (planned >= 0) note += " of " + std::to_string(planned);
+    note += " (killed, interrupted, failed, or still running)";
+    if (f.partial_tail) note += "; a partial frame line at the end is skipped";
+    note += "; `concord run SCENE --out " + dir_ + " --resume` continues it";
+    return note;
+}
+
 FrameStream OutputReader::frames() const {
     std::vector<int> dofs;
     for (const auto& b : bodies_) dofs.push_back(b.dofs);
@@ -211,7 +231,18 @@ bool FrameStream::next(FrameRecord& out) {
         // Blank lines carry nothing; they are tolerated (e.g. a trailing "\n\n").
     }
     const std::string source = path_ + ": line " + std::to_string(line_number_);
-    nlohmann::json json = parse_json_text(line, source);
+    nlohmann::json json;
+    if (in_.eof()) {
+        // The last line has no newline: a run killed while writing it leaves a part of a line,
+        // which is skipped; a whole frame without the newline (a hand-made file) is read.
+        json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (json.is_discarded()) {
+            partial_tail_ = true;
+            return false;
+        }
+    } else {
+        json = parse_json_text(line, source);
+    }
     JsonNode root(json, source);
     root.expect_object({"frame", "time", "q", "stats"});
     FrameRecord r;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ class FrameStream {
     bool next(FrameRecord& out);
 
     int lines_read() const { return line_number_; }
+    /// After next() returned false: the file ended in a partial line (a run killed while
+    /// writing a frame), which was skipped. An unterminated last line that is a whole frame is
+    /// read as one.
+    bool partial_tail() const { return partial_tail_; }
 
   private:
     std::string path_;
@@ -57,6 +62,7 @@ class FrameStream {
     std::ifstream in_;
     int line_number_ = 0;
     int last_frame_ = -1;
+    bool partial_tail_ = false;
 };
 
 class OutputReader {
@@ -83,6 +89,12 @@ class OutputReader {
 
     FrameStream frames() const;
     std::vector<FrameRecord> read_all_frames() const;
+
+    /// A note when the run in the directory did not finish (killed, interrupted, failed or
+    /// still running): "DIR: the run stopped after frame N of M ..." naming the last complete
+    /// frame, whether a partial last line is skipped, and how to continue it. nullopt for a
+    /// finished run.
+    std::optional<std::string> unfinished_run_note() const;
 
   private:
     std::string dir_;

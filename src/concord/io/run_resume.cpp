@@ -11,6 +11,7 @@
 
 #include "concord/io/output_layout.hpp"
 #include "concord/math/error.hpp"
+#include "concord/scene/distributed_json.hpp"
 #include "concord/scene/scene_json.hpp"
 
 namespace concord {
@@ -23,24 +24,41 @@ std::string output_layout::checkpoint_path(int frame) {
 
 namespace {
 
-/// The resolved scene without what does not change results (see scene_digest).
+/// The resolved scene without what does not change results (see scene_digest): the frame
+/// count, the checkpoint pace, and the layout of a distributed run (workers, grid, slab axis).
 nlohmann::json result_relevant(nlohmann::json j) {
     if (!j.is_object()) return j;
     j.erase("frames");
     j.erase("checkpoint_every");
-    if (auto d = j.find("distributed"); d != j.end() && d->is_object()) {
-        d->erase("workers");
-        d->erase("grid");
+    // scene.json leaves the key out when it holds the defaults: compare every key.
+    nlohmann::json d = j.contains("distributed") ? j["distributed"]
+                                                 : distributed_spec_to_json(DistributedSpec{});
+    if (d.is_object()) {
+        d.erase("workers");
+        d.erase("grid");
+        d.erase("axis");
     }
+    j["distributed"] = std::move(d);
     return j;
 }
 
-/// The frame number a frames.jsonl line starts with ({"frame":N,...: keys are written sorted).
+/// The frame number a frames.jsonl line starts with: {"frame": N, ... (the writer's keys are
+/// sorted, so "frame" comes first).
 std::optional<int> leading_frame(const std::string& line) {
-    static constexpr std::string_view kPrefix = "{\"frame\":";
-    if (line.compare(0, kPrefix.size(), kPrefix) != 0) return std::nullopt;
+    std::size_t i = 0;
+    auto skip_space = [&] {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    };
+    auto expect = [&](std::string_view token) {
+        skip_space();
+        if (line.compare(i, token.size(), token) != 0) return false;
+        i += token.size();
+        return true;
+    };
+    if (!expect("{") || !expect("\"frame\"") || !expect(":")) return std::nullopt;
+    skip_space();
     int f = -1;
-    const char* begin = line.data() + kPrefix.size();
+    const char* begin = line.data() + i;
     const auto [end, ec] = std::from_chars(begin, line.data() + line.size(), f);
     if (ec != std::errc() || end == begin || f < 0) return std::nullopt;
     return f;

@@ -14,9 +14,9 @@ namespace concord {
 
 /// A fingerprint of everything in the resolved scene that a run's results depend on: the
 /// scene as scene.json writes it, without `frames` and `checkpoint_every` (a resumed run may go
-/// on longer, or checkpoint at another pace) and without the worker count and grid (a run may
-/// be resumed on another number of workers; its results then differ from an uninterrupted
-/// run's, as any two worker counts do).
+/// on longer, or checkpoint at another pace) and without the distributed layout (workers, grid,
+/// slab axis: a run may be resumed on another number of workers; its results then differ from
+/// an uninterrupted run's, as any two layouts do).
 std::string scene_digest(const SceneSpec& scene);
 
 /// The complete frames of DIR/frames.jsonl: a line is complete when it ends in a newline (the
