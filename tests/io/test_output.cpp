@@ -448,8 +448,18 @@ TEST(OutputReader, ReadsHandWrittenFrames) {
 TEST(OutputReader, GarbledFramesNameFileAndLine) {
     HandMadeOutput out("io_garbled");
     const std::string file = out.dir.file("frames.jsonl");
-    out.frames(frame_line(0) + R"({"frame":1,"time":0.5,"q":[[0,0)");
+    out.frames(frame_line(0) + R"({"frame":1,"time":0.5,"q":[[0,0)" + "\n" + frame_line(2));
     EXPECT_TRUE(contains(out.read_error(), file + ": line 2: invalid JSON"));
+    // The same torn line at the end, without its newline, is what a killed run leaves: skipped.
+    out.frames(frame_line(0) + R"({"frame":1,"time":0.5,"q":[[0,0)");
+    {
+        FrameStream stream = OutputReader(out.dir.str()).frames();
+        FrameRecord r;
+        int n = 0;
+        while (stream.next(r)) ++n;
+        EXPECT_EQ(n, 1);
+        EXPECT_TRUE(stream.partial_tail());
+    }
     out.frames(frame_line(0) + frame_line(1, "[0,0,0,1,0,0,0,1,0,0,0]"));
     EXPECT_TRUE(contains(out.read_error(), file + ": line 2: q[0]: expected 12 numbers, got 11"));
     out.frames(R"({"frame":0,"time":0,"q":[)" + std::string(kRow) + R"(],"stats":{}})" + "\n");

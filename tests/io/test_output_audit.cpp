@@ -79,12 +79,18 @@ TEST(OutputAudit, VertexThroughAPlane) {
     EXPECT_TRUE(contains(audit_summary_line(s, reader), "body \"b\" vertex"));
 }
 
-TEST(OutputAudit, GarbledFrameIsAnInputError) {
+TEST(OutputAudit, GarbledFrameIsAnInputErrorATornLastLineIsSkipped) {
     ScratchDir dir("audit_garbled");
     write_run(dir.str(), false, false);
     std::string frames = test::read_file(dir.file("frames.jsonl"));
+    // A killed run: the last line cut short, without its newline. The frames before it audit.
     test::write_file(dir.file("frames.jsonl"), frames.substr(0, frames.size() - 20));
     OutputReader reader(dir.str());
+    const OutputAuditSummary s = audit_output(reader);
+    EXPECT_EQ(s.frames, 3);
+    EXPECT_TRUE(s.clean());
+    // Cut short and followed by a newline: not what a writer leaves, an error naming the line.
+    test::write_file(dir.file("frames.jsonl"), frames.substr(0, frames.size() - 20) + "\n");
     EXPECT_TRUE(contains(test::error_of([&] { audit_output(reader); }),
                          "frames.jsonl: line 4: invalid JSON"));
 }
