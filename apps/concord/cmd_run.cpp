@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -53,7 +54,7 @@ struct RunOptions {
     bool reference = false;
     bool force = false;
     bool resume = false;
-    int checkpoint_every = 0;
+    std::string checkpoint_every;
     bool verbose = false;
     CLI::Option* frames_option = nullptr;
     CLI::Option* dt_option = nullptr;
@@ -183,6 +184,18 @@ class Progress {
 
 // ---- The command. ----
 
+/// --checkpoint-every: "auto" or an integer >= 0 (SceneSpec::checkpoint_every).
+int checkpoint_pace(const RunOptions& opt) {
+    if (opt.checkpoint_every == "auto") return SceneSpec::kCheckpointAuto;
+    int k = -1;
+    const char* end = opt.checkpoint_every.data() + opt.checkpoint_every.size();
+    const auto [ptr, ec] = std::from_chars(opt.checkpoint_every.data(), end, k);
+    if (ec != std::errc() || ptr != end || k < 0)
+        throw InputError(fmt::format("--checkpoint-every: expected an integer >= 0 or auto, got {}",
+                                     opt.checkpoint_every));
+    return k;
+}
+
 void check_options(const RunOptions& opt) {
     if (opt.workers_option->count() && opt.workers < 1)
         throw InputError(fmt::format("--workers: expected an integer >= 1, got {}", opt.workers));
@@ -196,9 +209,7 @@ void check_options(const RunOptions& opt) {
     if (opt.threads_option->count() && opt.threads < 1) {
         throw InputError(fmt::format("--threads: expected an integer >= 1, got {}", opt.threads));
     }
-    if (opt.checkpoint_option->count() && opt.checkpoint_every < 0)
-        throw InputError(fmt::format("--checkpoint-every: expected an integer >= 0, got {}",
-                                     opt.checkpoint_every));
+    if (opt.checkpoint_option->count()) (void)checkpoint_pace(opt);
     if (opt.resume && opt.force)
         throw InputError("--resume and --force: choose one (continue the run in the directory, or "
                          "replace it)");
@@ -410,7 +421,7 @@ int run_simulation(const RunOptions& opt) {
     SceneSpec scene = load_scene_file(opt.scene);
     if (opt.frames_option->count()) scene.frames = opt.frames;
     if (opt.dt_option->count()) scene.time_step = opt.dt;
-    if (opt.checkpoint_option->count()) scene.checkpoint_every = opt.checkpoint_every;
+    if (opt.checkpoint_option->count()) scene.checkpoint_every = checkpoint_pace(opt);
     if (opt.mpi) {
 #ifdef CONCORD_HAVE_MPI
         return run_mpi(opt, scene);
@@ -469,7 +480,7 @@ void register_run(CLI::App& app, Action& action) {
     opt->checkpoint_option = cmd->add_option(
         "--checkpoint-every", opt->checkpoint_every,
         "Write a checkpoint every K frames and after the last (overrides the scene's "
-        "checkpoint_every; 0: after the last only)");
+        "checkpoint_every; 0: after the last only; auto: paced to cost at most 2 %)");
     cmd->add_flag("--verbose,-v", opt->verbose, "One line per frame with every solver statistic");
     cmd->callback([opt, &action] { action = [opt] { return run_simulation(*opt); }; });
 }

@@ -42,7 +42,7 @@ expect_error threads "--threads: expected an integer >= 1" -- run "$scene" --out
 expect_error frames-text "--frames" -- run "$scene" --out "$tmp/w" --frames many
 expect_error no-out "--out is required" -- run "$scene"
 expect_error missing-scene "$tmp/none.json: cannot read file" -- run "$tmp/none.json" --out "$tmp/w"
-expect_error checkpoint-every "--checkpoint-every: expected an integer >= 0, got -1" -- run "$scene" --out "$tmp/w" --checkpoint-every -1
+expect_error checkpoint-every "--checkpoint-every: expected an integer >= 0 or auto, got -1" -- run "$scene" --out "$tmp/w" --checkpoint-every -1
 expect_error resume-and-force "--resume and --force: choose one" -- run "$scene" --out "$tmp/w" --resume --force
 # --resume in a folder that holds no run, or another scene's run: refused, nothing touched.
 expect_error resume-no-run "$tmp/full: no earlier run to resume" -- run "$scene" --out "$tmp/full" --resume

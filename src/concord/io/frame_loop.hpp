@@ -3,6 +3,7 @@
 // and state_row(i): World, DistributedWorld, DistributedSimulation.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,8 +53,15 @@ struct FrameLoopOptions {
     /// directory already holds frames 0 to k (OutputWriter::resume), the simulator at frame k.
     int resume_after = 0;
     /// A checkpoint every this many frames (frame % every == 0) and after the last frame
-    /// written, also when the loop ends early; 0: only after the last; < 0: none at all.
-    int checkpoint_every = -1;
+    /// written, also when the loop ends early; 0: only after the last; kCheckpointAuto: after
+    /// frame 1, then after a frame once the wall time since the last checkpoint is at least
+    /// kAutoCostRatio times what that checkpoint took (so that checkpoints cost at most 1 /
+    /// kAutoCostRatio of the run; which frames get one then depends on timing, the results do
+    /// not); kNoCheckpoints: none at all.
+    int checkpoint_every = kNoCheckpoints;
+    static constexpr int kNoCheckpoints = -2;
+    static constexpr int kCheckpointAuto = SceneSpec::kCheckpointAuto;
+    static constexpr double kAutoCostRatio = 50.0;
     std::string scene_digest;  ///< recorded in every checkpoint (run_resume.hpp)
 };
 
@@ -66,26 +74,37 @@ struct FrameLoopOptions {
 template <typename Sim, typename AfterFrame>
 int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer,
                const FrameLoopOptions& options, AfterFrame&& after_frame) {
-    auto checkpoint = [&](int frame) {
+    using Clock = std::chrono::steady_clock;
+    const int every = options.checkpoint_every;
+    int frame = options.resume_after;
+    int last_checkpoint = frame > 0 ? frame : -1;  // a resumed run starts at a checkpoint
+    Clock::time_point last_end{};
+    double last_cost = -1.0;  // seconds the last checkpoint took (auto pacing); < 0: none yet
+    auto checkpoint = [&] {
+        const auto t0 = Clock::now();
         Checkpoint c = sim.capture_checkpoint();
         c.frame = frame;
         c.scene_digest = options.scene_digest;
         writer.write_checkpoint(c);
+        last_end = Clock::now();
+        last_cost = std::chrono::duration<double>(last_end - t0).count();
+        last_checkpoint = frame;
     };
-    int frame = options.resume_after;
+    auto due = [&] {
+        if (every > 0) return frame % every == 0;
+        if (every != FrameLoopOptions::kCheckpointAuto) return false;
+        return last_cost < 0 || std::chrono::duration<double>(Clock::now() - last_end).count() >=
+                                    FrameLoopOptions::kAutoCostRatio * last_cost;
+    };
     if (frame == 0) writer.write_frame(0, sim.time(), state_rows(sim), nullptr);
-    int last_checkpoint = frame > 0 ? frame : -1;  // a resumed run starts at a checkpoint
     while (frame < scene.frames) {
         const StepStats stats = step_frame(sim, scene.substeps);
         ++frame;
         writer.write_frame(frame, sim.time(), state_rows(sim), &stats);
-        if (options.checkpoint_every > 0 && frame % options.checkpoint_every == 0) {
-            checkpoint(frame);
-            last_checkpoint = frame;
-        }
+        if (due()) checkpoint();
         if (!after_frame(frame, stats)) break;
     }
-    if (options.checkpoint_every >= 0 && last_checkpoint != frame) checkpoint(frame);
+    if (every != FrameLoopOptions::kNoCheckpoints && last_checkpoint != frame) checkpoint();
     return frame;
 }
 

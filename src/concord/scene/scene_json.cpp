@@ -189,7 +189,9 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
         {"time_step", s.time_step},
         {"frames", s.frames},
         {"substeps", s.substeps},
-        {"checkpoint_every", s.checkpoint_every},
+        {"checkpoint_every", s.checkpoint_every == SceneSpec::kCheckpointAuto
+                                 ? json("auto")
+                                 : json(s.checkpoint_every)},
         {"gravity", vec3_json(s.gravity)},
         {"contact",
          {{"dhat", s.contact.dhat},

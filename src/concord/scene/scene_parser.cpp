@@ -715,8 +715,14 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     if (auto n = root.find("time_step")) s.time_step = n->positive_number();
     if (auto n = root.find("frames")) s.frames = n->integer(0, std::numeric_limits<int>::max());
     if (auto n = root.find("substeps")) s.substeps = n->integer(1, 1'000'000);
-    if (auto n = root.find("checkpoint_every"))
-        s.checkpoint_every = n->integer(0, std::numeric_limits<int>::max());
+    if (auto n = root.find("checkpoint_every")) {
+        if (n->value().is_string()) {
+            if (n->string() != "auto") n->fail("expected an integer >= 0 or \"auto\"");
+            s.checkpoint_every = SceneSpec::kCheckpointAuto;
+        } else {
+            s.checkpoint_every = n->integer(0, std::numeric_limits<int>::max());
+        }
+    }
     if (auto n = root.find("gravity")) s.gravity = n->vec3();
     if (auto n = root.find("contact")) parse_contact(*n, s.contact);
     // The solver module owns the "solver" keys; the deprecated SolverSpec members stay at their

@@ -201,9 +201,10 @@ struct SceneSpec {
     int frames = 100;
     int substeps = 1;  ///< time steps per saved frame
     /// `concord run` writes a checkpoint every this many saved frames (and after the last), so
-    /// that --resume can continue the run; 0: only after the last frame. Does not change results.
-    int checkpoint_every = kDefaultCheckpointEvery;
-    static constexpr int kDefaultCheckpointEvery = 10;
+    /// that --resume can continue the run; 0: only after the last frame; kCheckpointAuto ("auto"
+    /// in JSON): paced by their cost (io/frame_loop.hpp). Does not change results.
+    int checkpoint_every = kCheckpointAuto;
+    static constexpr int kCheckpointAuto = -1;
     Vec3 gravity = Vec3(0, -9.81, 0);
     ContactSpec contact;
     SolverSpec solver;
