@@ -8,6 +8,7 @@
 #include <csignal>
 #include <fstream>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -55,6 +56,7 @@ struct RunOptions {
     bool force = false;
     bool resume = false;
     std::string checkpoint_every;
+    double worker_timeout = 8.0;
     bool verbose = false;
     CLI::Option* frames_option = nullptr;
     CLI::Option* dt_option = nullptr;
@@ -95,6 +97,32 @@ class InterruptGuard {
   private:
     struct sigaction previous_ {};
 };
+
+// ---- Stopped from outside (MPI): mpirun ends every process of a run when one of them dies. ----
+
+// The message the controller prints when it gets SIGTERM, kept up to date after every frame
+// (two buffers, so that the handler never reads one being written).
+char g_stop_message[2][1024];
+volatile std::sig_atomic_t g_stop_message_ready = -1;  // index of the buffer to print; -1: none
+
+void note_last_frame(const std::string& out, int frame) {
+    const int next = g_stop_message_ready == 0 ? 1 : 0;
+    std::snprintf(g_stop_message[next], sizeof g_stop_message[next],
+                  "\nconcord: the run was stopped from outside (mpirun ends every process of a "
+                  "run when one of them dies: its message says which); %s holds frames 0 to %d; "
+                  "continue with --resume (the same or another number of workers)\n",
+                  out.c_str(), frame);
+    g_stop_message_ready = next;
+}
+
+extern "C" void on_terminate(int) {
+    const int i = g_stop_message_ready;
+    if (i >= 0) {
+        [[maybe_unused]] ssize_t ignored =
+            write(STDERR_FILENO, g_stop_message[i], std::strlen(g_stop_message[i]));
+    }
+    _exit(3);  // kExitWorkerLost
+}
 
 // ---- Progress: a redrawn bar on a terminal, plain lines otherwise. ----
 
@@ -210,6 +238,9 @@ void check_options(const RunOptions& opt) {
         throw InputError(fmt::format("--threads: expected an integer >= 1, got {}", opt.threads));
     }
     if (opt.checkpoint_option->count()) (void)checkpoint_pace(opt);
+    if (!(opt.worker_timeout >= 0 && std::isfinite(opt.worker_timeout)))
+        throw InputError(fmt::format("--worker-timeout: expected seconds >= 0, got {}",
+                                     opt.worker_timeout));
     if (opt.resume && opt.force)
         throw InputError("--resume and --force: choose one (continue the run in the directory, or "
                          "replace it)");
@@ -296,7 +327,7 @@ int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWrit
             return kExitOk;
         }
         sim.restore_checkpoint(resume->checkpoint);
-        writer.resume(static_cast<std::size_t>(sim.num_bodies()), k, resume->frames_bytes);
+        writer.resume(scene, static_cast<std::size_t>(sim.num_bodies()), k, resume->frames_bytes);
         loop.resume_after = k;
         std::fprintf(stderr,
                      "concord run: resuming %s after frame %d (checkpoint; frames 0 to %d were "
@@ -314,9 +345,18 @@ int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWrit
     int frame = 0;
     try {
         frame = run_frames(sim, scene, writer, loop, [&](int k, const StepStats& stats) {
+            note_last_frame(opt.out, k);
             progress.frame(k, sim.time(), stats);
             return !interrupt.interrupted();
         });
+    } catch (const WorkerLost& e) {
+        progress.end_bar();
+        g_stop_message_ready = -1;  // said here: mpirun's SIGTERM during the abort adds nothing
+        std::fprintf(stderr,
+                     "concord: %s; %s holds frames 0 to %d; continue with --resume (the same or "
+                     "another number of workers)\n",
+                     e.what(), opt.out.c_str(), writer.frames_written() - 1);
+        return kExitWorkerLost;
     } catch (const std::exception& e) {
         progress.end_bar();
         const int last = writer.frames_written() - 1;
@@ -354,7 +394,14 @@ void attach_trace(const RunOptions& opt, Sim& sim, std::unique_ptr<TraceFile>& t
 // and masses are known by id everywhere; only states travel).
 int run_mpi(const RunOptions& opt, SceneSpec scene) {
     MpiSession session(nullptr, nullptr);
-    MpiTransport transport;
+    MpiTransport transport(opt.worker_timeout);
+    MpiHeartbeat heartbeat;  // the workers' sign of life (nothing on the controller)
+    if (transport.rank() == 0) {
+        struct sigaction sa {};
+        sa.sa_handler = on_terminate;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGTERM, &sa, nullptr);
+    }
     const int workers = transport.num_workers();
     auto fail = [&](const std::string& msg) -> int {
         if (transport.rank() == 0) std::fprintf(stderr, "concord: %s\n", msg.c_str());
@@ -398,6 +445,7 @@ int run_mpi(const RunOptions& opt, SceneSpec scene) {
         attach_trace(opt, sim, trace);
         const int rc = simulate(opt, scene, sim, writer,
                                 fmt::format("{} MPI workers", workers), resume);
+        if (rc == kExitWorkerLost) MpiSession::abort(kExitWorkerLost);  // the others are waiting
         sim.shutdown();
         return rc;
     } catch (const std::exception& e) {
@@ -468,6 +516,9 @@ void register_run(CLI::App& app, Action& action) {
         "Distributed run with N in-process workers (overrides the scene's distributed.workers)");
     cmd->add_flag("--mpi", opt->mpi,
                   "Distributed run over MPI: start with mpirun -np N+1 (1 controller, N workers)");
+    cmd->add_option("--worker-timeout", opt->worker_timeout,
+                    "--mpi: stop the run (exit code 3) when a worker process has not answered "
+                    "for this many seconds (default 8; 0: wait for ever)");
     cmd->add_option("--admm-trace", opt->admm_trace,
                     "Write one JSON line per ADMM iteration to this file (distributed runs)");
     cmd->add_flag("--reference", opt->reference,

@@ -11,6 +11,7 @@ enum ExitCode : int {
     kExitOk = 0,
     kExitFailure = 1,  ///< the command ran and found a problem (e.g. an audit found an intersection)
     kExitBadInput = 2, ///< unreadable or invalid input; the message names the file/key at fault
+    kExitWorkerLost = 3, ///< a distributed run lost a worker process; the output is resumable
 };
 
 /// A command's action; returns the process exit code. Thrown concord::InputError maps to 2.

@@ -171,7 +171,7 @@ TEST(RunResume, AResumedRunWritesWhatTheUninterruptedRunWrote) {
     World w(scene);
     w.restore_checkpoint(p->checkpoint);
     OutputWriter out(cut.str(), true);
-    out.resume(static_cast<std::size_t>(w.num_bodies()), 5, p->frames_bytes);
+    out.resume(scene, static_cast<std::size_t>(w.num_bodies()), 5, p->frames_bytes);
     FrameLoopOptions o;
     o.resume_after = 5;
     o.checkpoint_every = 4;
@@ -188,6 +188,8 @@ TEST(RunResume, AResumedRunWritesWhatTheUninterruptedRunWrote) {
     }
     EXPECT_EQ(test::read_file(whole.file("checkpoints/000009.ckpt")),
               test::read_file(cut.file("checkpoints/000009.ckpt")));
+    // scene.json says what the resumed run ran (frames 9, not the first part's 5).
+    EXPECT_EQ(test::read_file(whole.file("scene.json")), test::read_file(cut.file("scene.json")));
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 // this interface, so both give the same trajectory bit for bit.
 #pragma once
 
+#include <stdexcept>
+#include <string>
+
 #include "concord/distributed/message.hpp"
 
 namespace concord {
@@ -21,6 +24,19 @@ enum class Tag : int {
     Signal = 7,       ///< controller -> worker: continue or end the ADMM loop
     Result = 8,       ///< worker -> controller at a step's end: owned bodies' states, stats
     State = 9,        ///< worker -> controller on Capture: what the worker carries (checkpoint)
+    Heartbeat = 10,   ///< worker -> controller every second, from a thread of its own (MPI)
+};
+
+/// A worker process that died or stopped answering (the MPI transport's heartbeats): the run
+/// cannot go on. The controller stops with exit code 3, its output intact and resumable.
+class WorkerLost : public std::runtime_error {
+  public:
+    WorkerLost(int worker_rank, const std::string& what)
+        : std::runtime_error(what), rank_(worker_rank) {}
+    int rank() const { return rank_; }
+
+  private:
+    int rank_;
 };
 
 class Transport {

@@ -149,8 +149,10 @@ void OutputWriter::write_header(const SceneSpec& scene, const std::vector<Output
     header_written_ = true;
 }
 
-void OutputWriter::resume(std::size_t num_bodies, int last_frame, std::uint64_t frames_bytes) {
+void OutputWriter::resume(const SceneSpec& scene, std::size_t num_bodies, int last_frame,
+                          std::uint64_t frames_bytes) {
     if (header_written_) throw std::logic_error("OutputWriter::resume after write_header");
+    write_text_file(fs::path(dir_) / output_layout::kScene, scene_to_json(scene).dump(2) + "\n");
     const fs::path frames = fs::path(dir_) / output_layout::kFrames;
     std::error_code ec;
     fs::resize_file(frames, frames_bytes, ec);

@@ -39,9 +39,12 @@ class OutputWriter {
     /// files are left alone. Throws InputError "DIR: ..." otherwise.
     OutputWriter(std::string dir, bool force);
 
-    /// Continues a run in `dir` (run_resume.hpp) instead of writing a header: cuts frames.jsonl
-    /// back to `frames_bytes` (the end of frame `last_frame`'s line) and appends after it.
-    void resume(std::size_t num_bodies, int last_frame, std::uint64_t frames_bytes);
+    /// Continues a run in `dir` (run_resume.hpp) instead of writing a header: rewrites
+    /// scene.json (the resumed run's `frames`, checkpoint pace or workers may differ), cuts
+    /// frames.jsonl back to `frames_bytes` (the end of frame `last_frame`'s line) and appends
+    /// after it.
+    void resume(const SceneSpec& scene, std::size_t num_bodies, int last_frame,
+                std::uint64_t frames_bytes);
 
     /// Writes scene.json (scene_to_json of `scene`), meshes/NAME.obj and bodies.json, and
     /// starts an empty frames.jsonl. Throws InputError for a body name that is not file-safe or

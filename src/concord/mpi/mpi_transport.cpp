@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 namespace concord {
 
@@ -27,9 +30,41 @@ struct MpiTransport::Pending {
     MPI_Request request = MPI_REQUEST_NULL;
 };
 
-MpiTransport::MpiTransport() {
+namespace {
+int g_thread_level = MPI_THREAD_SINGLE;
+}  // namespace
+
+MpiTransport::MpiTransport(double worker_timeout) {
     check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+    if (rank_ == 0 && MpiSession::threads_supported()) worker_timeout_ = worker_timeout;
+    last_heard_.assign(static_cast<std::size_t>(size_), Clock::now());
+}
+
+void MpiTransport::check_workers_alive() {
+    if (worker_timeout_ <= 0.0) return;
+    for (;;) {
+        int arrived = 0;
+        MPI_Status status;
+        check(MPI_Iprobe(MPI_ANY_SOURCE, static_cast<int>(Tag::Heartbeat), MPI_COMM_WORLD,
+                         &arrived, &status),
+              "MPI_Iprobe");
+        if (!arrived) break;
+        char none = 0;
+        check(MPI_Recv(&none, 1, MPI_BYTE, status.MPI_SOURCE, static_cast<int>(Tag::Heartbeat),
+                       MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+              "MPI_Recv");
+        last_heard_[static_cast<std::size_t>(status.MPI_SOURCE)] = Clock::now();
+    }
+    const auto now = Clock::now();
+    for (int r = 1; r < size_; ++r) {
+        const double silent =
+            std::chrono::duration<double>(now - last_heard_[static_cast<std::size_t>(r)]).count();
+        if (silent > worker_timeout_)
+            throw WorkerLost(r, "worker rank " + std::to_string(r) + " has not answered for " +
+                                    std::to_string(static_cast<int>(silent)) +
+                                    " s (the process died or stopped)");
+    }
 }
 
 MpiTransport::~MpiTransport() {
@@ -69,6 +104,7 @@ Bytes MpiTransport::receive(int from, Tag tag) {
         check(MPI_Iprobe(from, static_cast<int>(tag), MPI_COMM_WORLD, &arrived, &status),
               "MPI_Iprobe");
         if (arrived) break;
+        if (polls % 64 == 0) check_workers_alive();
         if (polls >= 100) {
             const int us = std::min(200, 5 * (polls - 99));
             std::this_thread::sleep_for(std::chrono::microseconds(us));
@@ -82,12 +118,65 @@ Bytes MpiTransport::receive(int from, Tag tag) {
                    MPI_STATUS_IGNORE),
           "MPI_Recv");
     transfer_seconds_ += seconds_since(t0);
+    if (!last_heard_.empty()) last_heard_[static_cast<std::size_t>(from)] = Clock::now();
     return b;
 }
 
+struct MpiHeartbeat::State {
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool stop = false;
+    std::thread thread;
+};
+
+MpiHeartbeat::MpiHeartbeat(double interval) {
+    if (!MpiSession::threads_supported()) return;
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) return;
+    state_ = std::make_unique<State>();
+    state_->thread = std::thread([s = state_.get(), interval] {
+        static const char kBeat = 0;
+        std::vector<MPI_Request> sent;
+        std::unique_lock<std::mutex> lock(s->mutex);
+        while (!s->stop) {
+            MPI_Request r = MPI_REQUEST_NULL;
+            if (MPI_Isend(&kBeat, 1, MPI_BYTE, 0, static_cast<int>(Tag::Heartbeat), MPI_COMM_WORLD,
+                          &r) == MPI_SUCCESS)
+                sent.push_back(r);
+            // Drop the sends that completed (an empty message is sent eagerly).
+            std::erase_if(sent, [](MPI_Request& q) {
+                int done = 0;
+                MPI_Test(&q, &done, MPI_STATUS_IGNORE);
+                return done != 0;
+            });
+            s->wake.wait_for(lock, std::chrono::duration<double>(interval), [s] { return s->stop; });
+        }
+        // The controller may have stopped receiving: do not wait for these.
+        for (MPI_Request& q : sent) MPI_Request_free(&q);
+    });
+}
+
+MpiHeartbeat::~MpiHeartbeat() {
+    if (!state_) return;
+    {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        state_->stop = true;
+    }
+    state_->wake.notify_all();
+    state_->thread.join();
+}
+
+bool MpiSession::threads_supported() {
+    return g_thread_level >= MPI_THREAD_MULTIPLE;
+}
+
 MpiSession::MpiSession(int* argc, char*** argv) {
+    // MPI_THREAD_MULTIPLE for the workers' heartbeat threads (MpiHeartbeat); the solver's own
+    // TBB threads never call MPI.
     int provided = 0;
-    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    g_thread_level = provided;
 }
 
 MpiSession::~MpiSession() {
