@@ -50,6 +50,8 @@ expect_error resume-no-run "$tmp/full: no earlier run to resume" -- run "$scene"
 before="$(md5sum "$tmp/done/frames.jsonl")"
 expect_error resume-other-scene "the scene differs from the interrupted run's at /time_step" -- run "$scene" --out "$tmp/done" --resume --dt 0.002
 [ "$(md5sum "$tmp/done/frames.jsonl")" = "$before" ] || { echo "FAIL resume-other-scene: frames.jsonl was modified" >&2; failures=$((failures + 1)); }
+# Bounded work: an absurd time step ends at once with the reason, not after minutes.
+expect_error absurd-dt "would move body \"beam\" about 9.81e+08 m, more than 100 times the scene's size" -- run "$src/scenes/elastic-cantilever.json" --out "$tmp/absurd" --dt 1e4 --frames 1
 [ -e "$tmp/w" ] && { echo "FAIL: a refused run created its output directory" >&2; failures=$((failures + 1)); }
 
 if [ "$failures" -ne 0 ]; then

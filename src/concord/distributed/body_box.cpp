@@ -27,14 +27,6 @@ Box3 world_box(const Box3& rest, const Vec12& q) {
     return b;
 }
 
-double body_displacement(const AffineBody& body, const VecX& d) {
-    double out = affine_displacement(d.head<12>(), body.bounding_radius);
-    if (body.is_elastic())
-        for (int k = 0; k < body.modal->num_modes; ++k)
-            out = std::max(out, std::abs(d[12 + k]) * body.modal->mode_scale[k]);
-    return out;
-}
-
 Box3 world_box(const AffineBody& body, const Box3& rest, const VecX& q) {
     Box3 b = world_box(rest, Vec12(q.head<12>()));
     if (body.is_elastic()) {

@@ -12,6 +12,7 @@
 #include "concord/distributed/anderson.hpp"
 #include "concord/math/error.hpp"
 #include "concord/scene/distributed_json.hpp"
+#include "concord/world/step_sanity.hpp"
 #include "concord/world/step_system.hpp"
 
 namespace concord {
@@ -593,6 +594,8 @@ const StepStats& DistributedSimulation::step() {
     stats_.distributed = DistributedStepStats{};
     attempts_ = 0;
     loads_.assign(static_cast<std::size_t>(transport_.num_workers()), 0.0);
+    check_step_motion(model_, current(), model_.spec.time_step,
+                      model_.initial_external_acceleration);
     // A step that does not converge or cannot merge is always retried with half the time step
     // (never accepted), up to max_halvings times.
     const StepSummary done =

@@ -1,4 +1,5 @@
 #include "concord/world/world.hpp"
+#include "concord/world/step_sanity.hpp"
 
 #include <spdlog/spdlog.h>
 #include <tbb/parallel_for.h>
@@ -438,6 +439,7 @@ void World::Impl::step() {
         deadline = t_start + std::chrono::duration_cast<SolverClock::duration>(
                                  std::chrono::duration<double>(params.max_time));
     const bool retry = params.on_failure == FailurePolicy::RetryHalving;
+    check_step_motion(model, stepper.state(), model.spec.time_step, external_acceleration);
     const StepSummary done =
         stepper.step(model.spec.time_step, {retry ? params.max_halvings : 0, retry}, *this);
     solver_stats.substeps = done.substeps;

@@ -21,11 +21,19 @@ inline int num_blocks(int num_queries) {
     return (num_queries + kQueryBlock - 1) / kQueryBlock;
 }
 
-/// Concatenates the per-block lists in block order (in parallel).
+/// Throws InputError when `count` candidates of `bytes_each` bytes cannot be gathered, sorted and
+/// kept (about four copies at once) in half of `memory_bytes`: a step whose swept boxes overlap
+/// so much is refused with a message instead of exhausting the machine (issue 18).
+void check_candidate_memory(std::size_t count, std::size_t bytes_each, std::size_t memory_bytes);
+/// The machine's physical memory in bytes.
+std::size_t physical_memory_bytes();
+
+/// Concatenates the per-block lists in block order (in parallel), after check_candidate_memory.
 template <class T>
 std::vector<T> concatenate(const std::vector<std::vector<T>>& blocks) {
     std::vector<std::size_t> offset(blocks.size() + 1, 0);
     for (std::size_t b = 0; b < blocks.size(); ++b) offset[b + 1] = offset[b] + blocks[b].size();
+    check_candidate_memory(offset.back(), sizeof(T), physical_memory_bytes());
     std::vector<T> all(offset.back());
     tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
         std::copy(blocks[b].begin(), blocks[b].end(),
