@@ -35,10 +35,11 @@ demo_packages=(
     libassimp-dev liburdfdom-dev libpng-dev
 )
 # The rest, for `test` and `build`: the test suite and benchmarks, MPI runs, the Python module
-# and its pip install (tests/python_install), and the tools some CLI tests drive (chromium for the
-# viewer's browser test, ffmpeg for `concord render`'s mp4, git for the scratch copy).
+# and its pip install (tests/python_install), the tools some CLI tests drive (chromium for the
+# viewer's browser test, ffmpeg for `concord render`'s mp4, git for the scratch copy), and clang
+# with its libFuzzer and sanitizer runtimes for the fuzz harnesses (fuzz/README.md).
 full_packages=(
-    git
+    git clang libclang-rt-14-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     chromium ffmpeg
     libopenmpi-dev openmpi-bin
@@ -141,7 +142,9 @@ case "$mode" in
         build_viewer
         build_all
         if [ "$mode" = test ]; then
-            cd "$build_dir" && exec ctest --output-on-failure -j "$jobs"
+            (cd "$build_dir" && ctest --output-on-failure -j "$jobs")
+            # Then every fuzz harness for a short budget (FUZZ_SECONDS each; fuzz/README.md).
+            exec "$root/scripts/fuzz.sh" --seconds "${FUZZ_SECONDS:-15}"
         fi
         echo "setup: built in $build_dir (binary: $build_dir/apps/concord/concord)"
         ;;

@@ -361,8 +361,9 @@ int simulate(const RunOptions& opt, const SceneSpec& scene, Sim& sim, OutputWrit
         progress.end_bar();
         const int last = writer.frames_written() - 1;
         if (last < 0) throw;  // frame 0 could not be written: an output error
-        std::fprintf(stderr, "concord: simulation failed in frame %d: %s\n", last + 1, e.what());
-        std::fprintf(stderr, "concord: %s holds frames 0 to %d\n", opt.out.c_str(), last);
+        // One line, as every error (the mutation campaign checks it).
+        std::fprintf(stderr, "concord: simulation failed in frame %d: %s (%s holds frames 0 to %d)\n",
+                     last + 1, e.what(), opt.out.c_str(), last);
         return dynamic_cast<const InputError*>(&e) ? kExitBadInput : kExitFailure;
     }
     progress.end_bar();

@@ -122,6 +122,25 @@ std::optional<fs::path> resolve(const std::vector<HttpMount>& mounts, const std:
 
 }  // namespace
 
+HttpAnswer answer_request(const std::vector<HttpMount>& mounts, const std::string& head,
+                          const std::string& index_file) {
+    HttpAnswer a;
+    const std::optional<Request> request = parse_request(head);
+    if (!request) {
+        a.status = 400;
+    } else if (request->method != "GET" && request->method != "HEAD") {
+        a.status = 405;
+    } else if (auto path = decode_request_path(request->target)) {
+        a.file = resolve(mounts, *path, index_file);
+        if (!a.file) a.status = 404;
+    } else {
+        a.status = 400;
+    }
+    a.keep_alive = request && request->keep_alive && a.status != 400;
+    a.head_only = request && request->method == "HEAD";
+    return a;
+}
+
 StaticHttpServer::StaticHttpServer(std::vector<HttpMount> mounts, const HttpServerOptions& options)
     : mounts_(std::move(mounts)), options_(options) {
     for (const HttpMount& m : mounts_) {
@@ -246,20 +265,10 @@ void StaticHttpServer::handle_connection(int fd) {
         buffer.erase(0, head_end + 4);  // GET and HEAD carry no body
         ++requests_;
 
-        const std::optional<Request> request = parse_request(head);
-        int status = 200;
-        std::optional<fs::path> file;
-        if (!request) {
-            status = 400;
-        } else if (request->method != "GET" && request->method != "HEAD") {
-            status = 405;
-        } else if (auto path = decode_request_path(request->target)) {
-            file = resolve(mounts_, *path, options_.index_file);
-            if (!file) status = 404;
-        } else {
-            status = 400;
-        }
-        const bool keep_alive = request && request->keep_alive && status != 400;
+        const HttpAnswer answer = answer_request(mounts_, head, options_.index_file);
+        int status = answer.status;
+        std::optional<fs::path> file = answer.file;
+        const bool keep_alive = answer.keep_alive;
 
         std::ifstream in;
         std::uintmax_t size = 0;
@@ -286,7 +295,7 @@ void StaticHttpServer::handle_connection(int fd) {
         if (status == 405) header += "Allow: GET, HEAD\r\n";
         header += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
         if (!send_all(fd, header.data(), header.size())) return;
-        if (!request || request->method != "HEAD") {
+        if (!answer.head_only) {
             if (file) {
                 // Exactly Content-Length bytes, even if the file grows meanwhile (frames.jsonl
                 // of a run still in progress): the rest is seen on the next reload.

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,19 @@ struct HttpMount {
     std::string prefix;
     std::filesystem::path root;
 };
+
+/// What the server answers to one request head (the text before the blank line): the status,
+/// and for 200 the file (canonical, inside its mount's canonical root), whether the connection
+/// stays open, and whether only the head is sent (HEAD). No I/O but resolving the path on disk;
+/// the server's connection loop sends what it says (and the fuzz harness checks it).
+struct HttpAnswer {
+    int status = 200;
+    std::optional<std::filesystem::path> file;
+    bool keep_alive = false;
+    bool head_only = false;
+};
+HttpAnswer answer_request(const std::vector<HttpMount>& mounts, const std::string& head,
+                          const std::string& index_file);
 
 struct HttpServerOptions {
     int port = 0;                           ///< 0: let the system choose a free port

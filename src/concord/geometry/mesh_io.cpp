@@ -13,6 +13,7 @@
 #include "concord/geometry/assimp_reader.hpp"
 #include "concord/geometry/obj_reader.hpp"
 #include "concord/math/error.hpp"
+#include "concord/math/regular_file.hpp"
 
 namespace concord {
 
@@ -55,6 +56,7 @@ TriMesh load_mesh(const std::string& path) {
     if (std::filesystem::is_directory(status)) {
         throw InputError(path + ": is a directory, not a mesh file");
     }
+    require_regular_file(path);
 
     const std::string ext = lowercase_extension(path);
     TriMesh mesh;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "concord/math/error.hpp"
+#include "concord/math/regular_file.hpp"
 
 namespace concord {
 
@@ -116,6 +117,7 @@ nlohmann::json read_json_file(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw InputError(path + ": is a directory, not a file");
+    require_regular_file(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
     std::ostringstream text;

@@ -11,6 +11,7 @@
 
 #include "concord/geometry/mass_properties.hpp"
 #include "concord/math/error.hpp"
+#include "concord/math/regular_file.hpp"
 #include "concord/scene/body_name.hpp"
 
 namespace concord {
@@ -84,6 +85,7 @@ class Importer {
     }
 
     urdf::ModelInterfaceSharedPtr parse() const {
+        require_regular_file(robot_.urdf);
         std::ifstream in(robot_.urdf, std::ios::binary);
         if (!in) fail("cannot read the file");
         std::ostringstream text;

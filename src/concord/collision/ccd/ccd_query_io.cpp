@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "concord/math/error.hpp"
+#include "concord/math/regular_file.hpp"
 
 namespace concord {
 namespace {
@@ -169,6 +170,7 @@ std::vector<CCDQuery> read_ccd_queries(std::istream& in, const std::string& name
 }
 
 std::vector<CCDQuery> read_ccd_queries(const std::string& path, CCDQueryType type) {
+    require_regular_file(path);
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot open CCD query file");
     return read_ccd_queries(in, path, type);
