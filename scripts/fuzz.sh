@@ -33,6 +33,8 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -- -j "${JOBS:-$(nproc)}" "${harnesses[@]}" | grep -v "^\[" || true
 
+# Leaks inside libraries outside the project (assimp) are suppressed; see scripts/lsan.supp.
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0}"
 work="$root/build-fuzz"
 mkdir -p "$work/artifacts"
 failed=0

@@ -1,5 +1,7 @@
 #include "concord/world/step_sanity.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "concord/body/body_motion.hpp"
@@ -16,7 +18,8 @@ void check_step_motion(const WorldModel& model, const WorldState& state, double 
         VecX d = h * model.body_coordinates(state.q_dot, b);
         if (i < external_acceleration.size()) d.head<12>() += h * h * external_acceleration[i];
         const double reach = body_displacement(model.bodies[i], d);
-        if (reach > limit || !std::isfinite(reach))
+        // A non-finite force is the solver's to report (the step diverges, the state stays).
+        if (std::isfinite(reach) && reach > limit)
             throw InputError(fmt::format(
                 "a time step of {:g} s would move body \"{}\" about {:.3g} m, more than {:g} "
                 "times the scene's size ({:.3g} m): lower time_step, or the body's velocity",

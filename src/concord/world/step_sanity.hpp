@@ -16,7 +16,8 @@ inline constexpr double kMaxStepMotionInSceneSizes = 100.0;
 
 /// Throws InputError naming the body, the distance and the scene's size when a step of length h
 /// from `state` would move a dynamic body (by its velocity and its external acceleration,
-/// h q_dot + h^2 a) farther than kMaxStepMotionInSceneSizes scene sizes.
+/// h q_dot + h^2 a) farther than kMaxStepMotionInSceneSizes scene sizes. A non-finite motion
+/// (a non-finite force) is left to the solver, whose step then diverges without a change.
 void check_step_motion(const WorldModel& model, const WorldState& state, double h,
                        const std::vector<Vec12>& external_acceleration);
 

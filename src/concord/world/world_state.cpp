@@ -119,6 +119,18 @@ WorldState read_world_state(std::istream& in, const std::string& path) {
     s.steps = static_cast<int>(steps);
     s.time_step_level = level;
     s.level_successes = successes;
+    // The sizes must fit in what the stream still holds before anything is allocated (a damaged
+    // count must not ask for gigabytes).
+    const auto here = in.tellg();
+    if (here != std::istream::pos_type(-1)) {
+        in.seekg(0, std::ios::end);
+        const auto end = in.tellg();
+        in.seekg(here);
+        if (end != std::istream::pos_type(-1) &&
+            static_cast<std::uint64_t>(end - here) < 2 * sizeof(double) * coordinates)
+            throw InputError(path + ": truncated state (expected " + std::to_string(coordinates) +
+                             " coordinates)");
+    }
     const auto n = static_cast<Eigen::Index>(coordinates);
     s.q.resize(n);
     s.q_dot.resize(n);
