@@ -172,6 +172,18 @@ TEST(MeshIoErrors, MissingFileDirectoryAndUnknownFormat) {
     EXPECT_TRUE(throws_input_error([&] { load_mesh(bare); }, "unsupported mesh format ''"));
 }
 
+// Found by fuzz_mesh_reader: assimp never returns on a PLY header without end_header; device
+// files (which could feed a reader for ever) are refused before reading.
+TEST(MeshIoErrors, PlyWithoutEndHeaderAndDeviceFilesAreRefused) {
+    const std::string ply = write_temp_file(
+        "no_end.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                      "property float y\nproperty float z\nend_heafer\n0 0 0\n1 0 0\n0 1 0\n");
+    EXPECT_TRUE(throws_input_error([&] { load_mesh(ply); }, "PLY header without an end_header line"));
+    const std::string not_ply = write_temp_file("not.ply", "solid x\nendsolid x\n");
+    EXPECT_TRUE(throws_input_error([&] { load_mesh(not_ply); }, "not a PLY file"));
+    EXPECT_TRUE(throws_input_error([&] { load_mesh("/dev/zero"); }, "/dev/zero: not a regular file"));
+}
+
 TEST(MeshIoErrors, ObjEmptyMesh) {
     const std::string empty = write_temp_file("empty.obj", "# nothing here\n");
     EXPECT_TRUE(throws_input_error([&] { load_mesh(empty); }, empty + ": mesh has no vertices"));

@@ -7,6 +7,7 @@
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstddef>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -111,7 +112,27 @@ TriMesh read_stl_file(const std::string& path) {
     return mesh;
 }
 
+namespace {
+
+/// assimp 5.2.4 never returns on a PLY file whose header has no end_header line (it reads past
+/// the end for ever; found by fuzz_mesh_reader): the header is checked here first.
+void check_ply_header(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot read file");
+    std::string line;
+    for (int n = 0; std::getline(in, line); ++n) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (n == 0 && line != "ply")
+            throw InputError(path + ": cannot read mesh: not a PLY file (no \"ply\" line first)");
+        if (line == "end_header") return;
+    }
+    throw InputError(path + ": cannot read mesh: PLY header without an end_header line");
+}
+
+}  // namespace
+
 TriMesh read_ply_file(const std::string& path) {
+    check_ply_header(path);
     return import_unjoined(path);
 }
 
