@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness of fuzz/ for a bounded time (issue 18; fuzz/README.md).
 #
-#   scripts/fuzz.sh [--seconds S] [--runs N] [HARNESS ...]
+#   scripts/fuzz.sh [--seconds S] [--runs N] [--seed K] [HARNESS ...]
 #
 # Builds the `fuzz` preset (clang, AddressSanitizer + UndefinedBehaviorSanitizer + libFuzzer
 # coverage) in build-fuzz/, then runs each harness (all by default) on a working copy of its seed
 # corpus fuzz/corpus/NAME (the seeds in the repository are never changed; new inputs collect in
-# build-fuzz/corpus/NAME) for S seconds (default 30) or N runs. Limits per input: 10 s, 2 GB.
+# build-fuzz/corpus/NAME) for S seconds (default 30) or N runs, with libFuzzer's random seed K
+# (default 1, so that a run repeats; 0 lets libFuzzer choose). Limits per input: 10 s, 2 GB.
 # Any crash, leak, timeout or out-of-memory stops that harness with its reproducer in
 # build-fuzz/artifacts/ and makes the script exit 1. One line per harness: runs, seconds, result.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds=30
 runs=""
+seed=1
 harnesses=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
+        --seed) seed="$2"; shift 2 ;;
         -h|--help) sed -n 2,12p "$0"; exit 0 ;;
         *) harnesses+=("$1"); shift ;;
     esac
@@ -45,7 +48,7 @@ for h in "${harnesses[@]}"; do
     limit=(-max_total_time="$seconds")
     [ -n "$runs" ] && limit=(-runs="$runs")
     log="$work/$h.log"
-    if "$work/fuzz/$h" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+    if "$work/fuzz/$h" "${limit[@]}" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$work/artifacts/$h-" -print_final_stats=1 "$corpus" >"$log" 2>&1; then
         stats="$(grep -a -o 'Done [0-9]* runs in [0-9]* second(s)' "$log" | tail -1)"
         echo "$h: ${stats:-done}, $(ls "$corpus" | wc -l) inputs in the corpus, no crash, leak or timeout"

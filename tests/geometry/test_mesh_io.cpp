@@ -172,13 +172,19 @@ TEST(MeshIoErrors, MissingFileDirectoryAndUnknownFormat) {
     EXPECT_TRUE(throws_input_error([&] { load_mesh(bare); }, "unsupported mesh format ''"));
 }
 
-// Found by fuzz_mesh_reader: assimp never returns on a PLY header without end_header; device
-// files (which could feed a reader for ever) are refused before reading.
+// Found by fuzz_mesh_reader: assimp never returns on a PLY header without end_header and aborts
+// on some malformed headers, so the header is checked first; device files (which could feed a
+// reader for ever) are refused before reading.
 TEST(MeshIoErrors, PlyWithoutEndHeaderAndDeviceFilesAreRefused) {
-    const std::string ply = write_temp_file(
-        "no_end.ply", "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
-                      "property float y\nproperty float z\nend_heafer\n0 0 0\n1 0 0\n0 1 0\n");
+    const std::string header = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\n"
+                               "property float y\nproperty float z\n";
+    const std::string ply = write_temp_file("no_end.ply", header);
     EXPECT_TRUE(throws_input_error([&] { load_mesh(ply); }, "PLY header without an end_header line"));
+    const std::string typo = write_temp_file("typo.ply", header + "end_heafer\n0 0 0\n");
+    EXPECT_TRUE(throws_input_error([&] { load_mesh(typo); }, "PLY header line 7: unexpected \"end_heafer\""));
+    const std::string bad_type =
+        write_temp_file("bad_type.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty flot x\nend_header\n0\n");
+    EXPECT_TRUE(throws_input_error([&] { load_mesh(bad_type); }, "PLY header line 4: expected \"property TYPE NAME\""));
     const std::string not_ply = write_temp_file("not.ply", "solid x\nendsolid x\n");
     EXPECT_TRUE(throws_input_error([&] { load_mesh(not_ply); }, "not a PLY file"));
     EXPECT_TRUE(throws_input_error([&] { load_mesh("/dev/zero"); }, "/dev/zero: not a regular file"));
