@@ -25,10 +25,10 @@ namespace {
 // apart) and it merges NaN corners into unrelated vertices, hiding them from the finiteness check.
 TriMesh import_unjoined(const std::string& path) {
     Assimp::Importer importer;
-    // Validation runs before triangulation and catches out-of-range indices, which later steps
-    // would otherwise read through.
-    const unsigned flags = aiProcess_ValidateDataStructure | aiProcess_Triangulate;
-    const aiScene* scene = importer.ReadFile(path, flags);
+    // No post-processing: assimp 5.2.4 aborts the process in a post-processing step on some
+    // malformed files (found by fuzz_mesh_reader), so the checks it would make (indices in
+    // range, at least three per face) and the triangulation (fans) are done below.
+    const aiScene* scene = importer.ReadFile(path, 0u);
     if (scene == nullptr) {
         throw InputError(path + ": cannot read mesh: " + importer.GetErrorString());
     }
@@ -38,23 +38,36 @@ TriMesh import_unjoined(const std::string& path) {
 
     std::vector<double> coordinates;
     std::vector<int> triangles;
+    std::size_t face_number = 0;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
         const aiMesh* part = scene->mMeshes[m];
+        if (part == nullptr || (part->mNumVertices > 0 && part->mVertices == nullptr) ||
+            (part->mNumFaces > 0 && part->mFaces == nullptr))
+            throw InputError(path + ": cannot read mesh: the file holds no complete mesh");
         const int offset = static_cast<int>(coordinates.size() / 3);
         for (unsigned v = 0; v < part->mNumVertices; ++v) {
             coordinates.push_back(part->mVertices[v].x);
             coordinates.push_back(part->mVertices[v].y);
             coordinates.push_back(part->mVertices[v].z);
         }
-        for (unsigned f = 0; f < part->mNumFaces; ++f) {
+        for (unsigned f = 0; f < part->mNumFaces; ++f, ++face_number) {
             const aiFace& face = part->mFaces[f];
-            if (face.mNumIndices != 3) {
-                throw InputError(path + ": face " + std::to_string(triangles.size() / 3) + " has " +
+            if (face.mNumIndices < 3 || face.mIndices == nullptr) {
+                throw InputError(path + ": face " + std::to_string(face_number) + " has " +
                                  std::to_string(face.mNumIndices) +
                                  " vertices; points and lines are not surfaces");
             }
-            for (int k = 0; k < 3; ++k) {
+            for (unsigned k = 0; k < face.mNumIndices; ++k)
+                if (face.mIndices[k] >= part->mNumVertices)
+                    throw InputError(path + ": cannot read mesh: mFaces[" + std::to_string(f) +
+                                     "]: vertex index " + std::to_string(face.mIndices[k]) +
+                                     " out of range (" + std::to_string(part->mNumVertices) +
+                                     " vertices)");
+            // A polygon becomes the fan (v0, vi, vi+1).
+            for (unsigned k = 1; k + 1 < face.mNumIndices; ++k) {
+                triangles.push_back(offset + static_cast<int>(face.mIndices[0]));
                 triangles.push_back(offset + static_cast<int>(face.mIndices[k]));
+                triangles.push_back(offset + static_cast<int>(face.mIndices[k + 1]));
             }
         }
     }
