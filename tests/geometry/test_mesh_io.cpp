@@ -185,6 +185,10 @@ TEST(MeshIoErrors, PlyWithoutEndHeaderAndDeviceFilesAreRefused) {
     const std::string bad_type =
         write_temp_file("bad_type.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty flot x\nend_header\n0\n");
     EXPECT_TRUE(throws_input_error([&] { load_mesh(bad_type); }, "PLY header line 4: expected \"property TYPE NAME\""));
+    const std::string float_count = write_temp_file(
+        "float_count.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nelement face 1\n"
+                           "property list float int vertex_indices\nend_header\n0\n3 0 0 0\n");
+    EXPECT_TRUE(throws_input_error([&] { load_mesh(float_count); }, "PLY header line 6"));
     const std::string not_ply = write_temp_file("not.ply", "solid x\nendsolid x\n");
     EXPECT_TRUE(throws_input_error([&] { load_mesh(not_ply); }, "not a PLY file"));
     EXPECT_TRUE(throws_input_error([&] { load_mesh("/dev/zero"); }, "/dev/zero: not a regular file"));

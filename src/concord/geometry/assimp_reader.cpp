@@ -170,7 +170,11 @@ void check_ply_header(const std::string& path) {
             in_element = true;
         } else if (w0 == "property") {
             const bool list = w1 == "list";
-            const bool ok = list ? scalar_type(w2) && scalar_type(w3) && !w4.empty()
+            // A list's count is an integer type (a float count read from binary data made
+            // assimp allocate gigabytes; found by fuzz_mesh_reader).
+            const bool integer_count = scalar_type(w2) && w2.find("float") == std::string::npos &&
+                                       w2 != "double";
+            const bool ok = list ? integer_count && scalar_type(w3) && !w4.empty()
                                  : scalar_type(w1) && !w2.empty() && w3.empty();
             if (!ok || !in_element) fail(n, "expected \"property TYPE NAME\" or \"property list TYPE TYPE NAME\" after an element");
         } else if (line == "end_header") {
