@@ -214,8 +214,10 @@ try {
   const before = await page.evaluate(() => window.concordViewer.frameIndex);
   const labelBefore = await page.locator('#frame-label').textContent();
   await page.click('#play');
-  await page.waitForFunction((f) => window.concordViewer.frameIndex > f, before, { timeout: 10000 });
-  const labelAfter = await page.locator('#frame-label').textContent();
+  // Index and label are read in one evaluation: playback may loop back to frame 0 between two
+  // round trips on a busy machine.
+  const labelAfter = await (await page.waitForFunction((f) => window.concordViewer.frameIndex > f
+    && document.getElementById('frame-label').textContent, before, { timeout: 10000 })).jsonValue();
   check('play advances the frame counter', labelAfter !== labelBefore, `"${labelBefore}" -> "${labelAfter}"`);
   await page.click('#play');  // pause
 
