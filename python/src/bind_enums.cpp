@@ -57,7 +57,7 @@ void bind_enums(py::module_& m) {
     bind_named_enum<StopReason>(m, "StopReason",
                                 "Why a solve stopped: residual, step_norm, step_rate, "
                                 "relative_step, max_iterations, max_time, no_improvement, "
-                                "diverged.");
+                                "diverged, cumulative_step.");
 
     py::enum_<MotionType> motion(m, "MotionType",
                                  "How a body moves: dynamic (simulated), static (never moves), "

@@ -17,7 +17,8 @@ ENUMS = {
     concord.PreconditionerType: ["none", "jacobi", "per_body", "incomplete_cholesky"],
     concord.ConvergenceStatus: ["converged", "stopped", "diverged"],
     concord.StopReason: ["residual", "step_norm", "step_rate", "relative_step",
-                         "max_iterations", "max_time", "no_improvement", "diverged"],
+                         "max_iterations", "max_time", "no_improvement", "diverged",
+                         "cumulative_step"],
     concord.MotionType: ["dynamic", "static", "kinematic"],
     concord.ContactKind: ["point_triangle", "edge_edge", "point_plane"],
 }

@@ -80,36 +80,7 @@ TEST(EnergyDerivatives, OrthogonalityVanishesOnRotationsAndIsPsdProjected) {
     EXPECT_LT(raw.eigenvalues().minCoeff(), -1e-3);
 }
 
-namespace {
-
-// Two boxes, one above the other at a small gap, plus the ground plane, with every contact kind.
-struct ContactFixture {
-    std::vector<AffineBody> bodies;
-    ContactSurface surface;
-    std::vector<HalfSpace> planes{HalfSpace{Vec3(0, -0.6, 0), Vec3::UnitY()}};
-    VecX q;
-    double dhat = 0.05;
-
-    ContactFixture() {
-        BodySpec a;
-        a.name = "a";
-        a.shape.kind = ShapeKind::Box;
-        BodySpec b = a;
-        b.name = "b";
-        bodies.push_back(build_body(a));
-        bodies.push_back(build_body(b));
-        surface = build_contact_surface(bodies);
-        q.resize(24);
-        // b above a by a 0.02 gap, rotated slightly about y so edges cross (edge-edge pairs).
-        const Mat3 R = Eigen::AngleAxisd(0.3, Vec3::UnitY()).toRotationMatrix() *
-                       Eigen::AngleAxisd(0.01, Vec3::UnitX()).toRotationMatrix();
-        q << affine_state(Vec3(0, -0.085, 0), Mat3::Identity()), affine_state(Vec3(0.1, 0.935, 0), R);
-    }
-
-    ContactSet contacts() const { return test::contacts_at(surface, q, planes, dhat); }
-};
-
-}  // namespace
+using concord::test::ContactFixture;
 
 TEST(EnergyDerivatives, BarrierMatchesFiniteDifferences) {
     ContactFixture f;

@@ -121,6 +121,9 @@ class MiniJsonSchema {
             } else if (keyword == "exclusiveMinimum") {
                 if (v.is_number() && !(v.get<double>() > arg.get<double>()))
                     fail("not above exclusiveMinimum");
+            } else if (keyword == "exclusiveMaximum") {
+                if (v.is_number() && !(v.get<double>() < arg.get<double>()))
+                    fail("not below exclusiveMaximum");
             } else if (keyword == "enum") {
                 bool found = false;
                 for (const auto& option : arg) found = found || option == v;

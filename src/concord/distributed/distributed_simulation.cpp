@@ -55,6 +55,9 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     : model_(model), transport_(transport), stepper_(model.initial_world_state(), model.movable) {
     dspec_ = model_.spec.distributed;
     validate_distributed_spec(dspec_);
+    if (model_.spec.contact.model != ContactModel::Barrier)
+        throw InputError(std::string("contact.model: ") + to_string(model_.spec.contact.model) +
+                         " is not available in distributed runs yet; use barrier or one worker");
     if (transport_.num_workers() != dspec_.workers)
         throw InputError("distributed.workers is " + std::to_string(dspec_.workers) + " but " +
                          std::to_string(transport_.num_workers()) + " workers are running");

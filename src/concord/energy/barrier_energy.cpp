@@ -5,8 +5,8 @@
 #include "concord/collision/distance/edge_edge_mollifier.hpp"
 #include "concord/collision/distance/point_halfspace.hpp"
 #include "concord/collision/distance/point_triangle.hpp"
-#include "concord/energy/affine_stencil.hpp"
 #include "concord/energy/deterministic_parallel.hpp"
+#include "concord/energy/pair_scatter.hpp"
 #include "concord/math/psd_projection.hpp"
 #include "concord/math/translation_invariant_psd.hpp"
 
@@ -127,46 +127,15 @@ double BarrierEnergy::value(const VecX& q) const {
 
 namespace {
 
-template <int N, typename Contact, typename Eval, typename StencilOf>
-void gradient_of(const std::vector<Contact>& contacts, const ContactSurface& s, const VecX& q,
-                 Eval&& eval, StencilOf&& stencil_of, const std::vector<bool>& movable, VecX& g) {
-    // Per-chunk dense partial gradients would cost O(chunks * DoFs); instead each chunk keeps
-    // its contacts' local gradients and the scatter runs serially in contact order.
-    std::vector<Vec<3 * N>> local(contacts.size());
-    for_each_chunk(contacts.size(), [&](std::size_t b, std::size_t e, std::size_t) {
-        for (std::size_t i = b; i < e; ++i) local[i] = eval(contacts[i]).gradient;
-    });
-    auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
-    for (std::size_t i = 0; i < contacts.size(); ++i) {
-        const AffineStencil<N> st(s, stencil_of(contacts[i]), &q);
-        st.scatter_gradient(local[i], g, is_movable);
-    }
-}
-
-template <int N, typename Contact, typename Eval, typename StencilOf>
-void hessian_of(const std::vector<Contact>& contacts, const ContactSurface& s, const VecX& q,
-                Eval&& eval,
-                StencilOf&& stencil_of, const std::vector<bool>& movable, bool project,
-                HessianBlocks& H) {
-    std::vector<HessianBlocks> chunk_blocks(num_chunks(contacts.size()));
-    auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
-    for_each_chunk(contacts.size(), [&](std::size_t b, std::size_t e, std::size_t c) {
-        HessianBlocks& out = chunk_blocks[c];
-        for (std::size_t i = b; i < e; ++i) {
-            Mat<3 * N> h = eval(contacts[i]).hessian;
-            // Pair barriers depend on differences of their points only: project in the
-            // relative coordinates of the points the distance type involves (same result to
-            // round-off, a fraction of the cost; translation_invariant_psd.hpp). A vertex-plane
-            // pair (N = 1, the plane is fixed) is not translation-invariant.
-            if (project) {
-                if constexpr (N == 1) h = project_to_psd<3>(h);
-                else h = project_translation_invariant_to_psd<N>(h);
-            }
-            const AffineStencil<N> st(s, stencil_of(contacts[i]), &q);
-            st.scatter_hessian(h, out, is_movable);
-        }
-    });
-    for (const auto& t : chunk_blocks) H.append(t);
+// Pair barriers depend on differences of their points only: project in the relative
+// coordinates of the points the distance type involves (same result to round-off, a fraction
+// of the cost; translation_invariant_psd.hpp). A vertex-plane pair (N = 1, the plane is fixed)
+// is not translation-invariant.
+template <int N>
+Mat<3 * N> projected(Mat<3 * N> h, bool project) {
+    if (!project) return h;
+    if constexpr (N == 1) return project_to_psd<3>(h);
+    else return project_translation_invariant_to_psd<N>(h);
 }
 
 }  // namespace
@@ -176,20 +145,22 @@ void BarrierEnergy::add_gradient(const VecX& q, VecX& g) const {
     const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_, replication_};
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;
-    gradient_of<4>(
-        contacts_->point_triangle, surface_, q, [&](const auto& c) { return ev.point_triangle(c, 1); },
+    scatter_pair_gradients<4>(
+        contacts_->point_triangle, surface_, q,
+        [&](const auto& c) { return ev.point_triangle(c, 1).gradient; },
         [&](const PointTriangleContact& c) {
             return std::array<int, 4>{c.vertex, f(c.face, 0), f(c.face, 1), f(c.face, 2)};
         },
         movable_, g);
-    gradient_of<4>(
-        contacts_->edge_edge, surface_, q, [&](const auto& c) { return ev.edge_edge(c, 1); },
+    scatter_pair_gradients<4>(
+        contacts_->edge_edge, surface_, q, [&](const auto& c) { return ev.edge_edge(c, 1).gradient; },
         [&](const EdgeEdgeContact& c) {
             return std::array<int, 4>{e(c.edge_a, 0), e(c.edge_a, 1), e(c.edge_b, 0), e(c.edge_b, 1)};
         },
         movable_, g);
-    gradient_of<1>(
-        contacts_->point_plane, surface_, q, [&](const auto& c) { return ev.point_plane(c, 1); },
+    scatter_pair_gradients<1>(
+        contacts_->point_plane, surface_, q,
+        [&](const auto& c) { return ev.point_plane(c, 1).gradient; },
         [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_, g);
 }
 
@@ -198,22 +169,24 @@ void BarrierEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool project_ps
     const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_ * dhat_, replication_};
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;
-    hessian_of<4>(
-        contacts_->point_triangle, surface_, q, [&](const auto& c) { return ev.point_triangle(c, 2); },
+    scatter_pair_hessians<4>(
+        contacts_->point_triangle, surface_, q,
+        [&](const auto& c) { return projected<4>(ev.point_triangle(c, 2).hessian, project_psd); },
         [&](const PointTriangleContact& c) {
             return std::array<int, 4>{c.vertex, f(c.face, 0), f(c.face, 1), f(c.face, 2)};
         },
-        movable_, project_psd, H);
-    hessian_of<4>(
-        contacts_->edge_edge, surface_, q, [&](const auto& c) { return ev.edge_edge(c, 2); },
+        movable_, H);
+    scatter_pair_hessians<4>(
+        contacts_->edge_edge, surface_, q,
+        [&](const auto& c) { return projected<4>(ev.edge_edge(c, 2).hessian, project_psd); },
         [&](const EdgeEdgeContact& c) {
             return std::array<int, 4>{e(c.edge_a, 0), e(c.edge_a, 1), e(c.edge_b, 0), e(c.edge_b, 1)};
         },
-        movable_, project_psd, H);
-    hessian_of<1>(
-        contacts_->point_plane, surface_, q, [&](const auto& c) { return ev.point_plane(c, 2); },
-        [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_,
-        project_psd, H);
+        movable_, H);
+    scatter_pair_hessians<1>(
+        contacts_->point_plane, surface_, q,
+        [&](const auto& c) { return projected<1>(ev.point_plane(c, 2).hessian, project_psd); },
+        [&](const PointPlaneContact& c) { return std::array<int, 1>{c.vertex}; }, movable_, H);
 }
 
 std::vector<double> BarrierEnergy::normal_forces(const VecX& q) const {

@@ -163,12 +163,30 @@ struct PlaneSpec {
     bool operator==(const PlaneSpec&) const = default;
 };
 
+/// How contact is enforced (docs/solver.md, "Contact models").
+enum class ContactModel {
+    Barrier,              ///< IPC's log barrier (Li et al. 2020), CCD-capped line search
+    AugmentedLagrangian,  ///< barrier-free augmented Lagrangian (Zheng, Luo and Li 2026)
+};
+
+inline const char* to_string(ContactModel m) {
+    return m == ContactModel::Barrier ? "barrier" : "augmented_lagrangian";
+}
+
 struct ContactSpec {
+    ContactModel model = ContactModel::Barrier;
     double dhat = 1e-3;               ///< activation distance of the barrier, m
     double friction = 0.0;            ///< default coefficient of friction
     double friction_velocity = 1e-3;  ///< epsilon_v: below this slip speed friction is static, m/s
     int friction_iterations = 1;      ///< times the friction is re-lagged per step
     double barrier_stiffness = 0.0;   ///< kappa; 0 = automatic (IPC initialisation and adaptation)
+    /// Augmented Lagrangian: penalty mu = al_penalty m h^2 per pair (m the smaller movable
+    /// body mass), 1/s^2; and the cumulative-step termination's epsilon.
+    double al_penalty = 1e5;
+    double al_toi_threshold = 0.1;
+    /// ... and the iterations after which a solve that has covered the cumulative step ends
+    /// even if the Newton criterion does not hold.
+    int al_iterations = 6;
     /// Body pairs that never touch (a robot's adjacent links): indices (a, b), a < b, sorted and
     /// unique. Their surfaces may overlap; the barrier, CCD and the audit ignore them.
     std::vector<std::pair<int, int>> exclude;

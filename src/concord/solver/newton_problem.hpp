@@ -65,4 +65,19 @@ class NewtonProblem {
     virtual double collision_seconds() const { return 0.0; }
 };
 
+/// What the augmented-Lagrangian contact solve (al_newton_solve) needs beyond a NewtonProblem:
+/// the iterate may pass through obstacles (energy() is finite everywhere), while a second,
+/// admissible state follows it as far as continuous collision detection certifies.
+class ConstrainedNewtonProblem : public NewtonProblem {
+  public:
+    /// Linearises the constraints at the admissible state and freezes their slack at the
+    /// iterate x (start of an iteration, before derivatives are requested).
+    virtual void linearize_constraints(const VecX& x_admissible, const VecX& x) = 0;
+    /// Multiplier update after a step to x.
+    virtual void update_multipliers(const VecX& x) = 0;
+    /// Largest t in [0, 1] with every state of x_admissible -> x_admissible + t (x -
+    /// x_admissible) intersection-free (CCD); constraints met on the way join the set.
+    virtual double advance_admissible(const VecX& x_admissible, const VecX& x) = 0;
+};
+
 }  // namespace concord

@@ -2,66 +2,11 @@
 
 #include <cmath>
 
-#include "concord/solver/block_assembler.hpp"
 #include "concord/solver/line_search.hpp"
-#include "concord/solver/linear_solver.hpp"
+#include "concord/solver/newton_system.hpp"
 #include "concord/solver/residual_norm.hpp"
 
 namespace concord {
-
-namespace {
-
-double seconds_since(SolverClock::time_point t0) {
-    return std::chrono::duration<double>(SolverClock::now() - t0).count();
-}
-
-// The unknowns' slice of the full DoF vector and the assembled Newton system over it. The
-// blocks' buffer, the block accumulator and the LDLT's symbolic analysis live as long as
-// the solve, so the iterations reuse them.
-struct FreeSystem {
-    std::vector<int> index;  ///< full DoF -> unknown, -1 when fixed
-    int size = 0;
-    HessianBlocks blocks;
-    SparseMatrix H;
-    std::optional<BlockAssembler> assembler;
-    LinearSolverWorkspace linear;
-
-    FreeSystem(const std::vector<bool>& free_dof, int block) : index(free_dof.size(), -1) {
-        for (std::size_t i = 0; i < free_dof.size(); ++i)
-            if (free_dof[i]) index[i] = size++;
-        H.resize(size, size);
-        assembler.emplace(index, size, block);
-    }
-    VecX gather(const VecX& full) const {
-        VecX out(size);
-        for (std::size_t i = 0; i < index.size(); ++i)
-            if (index[i] >= 0) out[index[i]] = full[static_cast<Eigen::Index>(i)];
-        return out;
-    }
-    VecX scatter(const VecX& free) const {
-        VecX out = VecX::Zero(static_cast<Eigen::Index>(index.size()));
-        for (std::size_t i = 0; i < index.size(); ++i)
-            if (index[i] >= 0) out[static_cast<Eigen::Index>(i)] = free[index[i]];
-        return out;
-    }
-    void assemble(NewtonProblem& problem, const VecX& x, bool project) {
-        blocks.clear();
-        problem.hessian(x, blocks, project);
-        assembler->assemble(blocks, H);
-    }
-};
-
-// Preconditioned steepest descent -D^-1 g with D = |diag H| (1 where that is not usable):
-// a descent direction whatever H is.
-VecX fallback_direction(const SparseMatrix& H, const VecX& rhs) {
-    VecX d = H.diagonal().cwiseAbs();
-    VecX dx(rhs.size());
-    for (Eigen::Index i = 0; i < rhs.size(); ++i)
-        dx[i] = rhs[i] / (d[i] > 0 && std::isfinite(d[i]) ? d[i] : 1.0);
-    return dx;
-}
-
-}  // namespace
 
 NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool>& free_dof,
                          const SolverParams& params,
@@ -76,7 +21,7 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         st.status = status;
         st.stop_reason = reason;
         st.t_collision = problem.collision_seconds() - collision_start;
-        st.t_total = seconds_since(t_start);
+        st.t_total = solver_seconds_since(t_start);
         return st;
     };
 
@@ -86,17 +31,9 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
     const bool per_body = params.convergence_mode == ConvergenceMode::PerBodyWeighted;
     const Eigen::Index n = x.size();
     VecX g(n), rhs, dx_free, dx, x_new;
-    VecX rho0;
-    double measure0 = 0.0;
-    bool sticky_projection = false;  // IfFailAlways after a failure
-
-    // Phase timer: wall time of a phase minus the collision time the problem spent inside it.
-    auto timed = [&](double& phase, auto&& fn) {
-        const auto t0 = SolverClock::now();
-        const double c0 = problem.collision_seconds();
-        fn();
-        phase += seconds_since(t0) - (problem.collision_seconds() - c0);
-    };
+    ResidualMonitor residual{norm, params, per_body};
+    const PhaseTimer timed{problem};
+    NewtonDirection direction{sys, problem, params, timed};
 
     for (int k = 0;; ++k) {
         timed(st.t_assembly, [&] {
@@ -104,38 +41,17 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
             g.setZero();
             problem.gradient(x, g);
         });
-        const VecX rho = norm.per_group(g);
-        const double measure = per_body ? rho.maxCoeff() : norm.l2(g);
-        st.residual_history.push_back(measure);
-
         // Explosion control, then convergence, then the limits.
-        // (Eigen's maxCoeff skips NaNs, so the group norms are checked themselves.)
-        if (!std::isfinite(measure) || !rho.allFinite() || !x.allFinite())
+        if (!residual.measure_at(k, g, x, st))
             return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
-        if (k == 0) {
-            rho0 = rho;
-            measure0 = measure;
-        } else if (params.explosion_control &&
-                   measure > params.divergence_factor * std::max(measure0, params.abs_tol)) {
-            return finish(ConvergenceStatus::Diverged, StopReason::Diverged);
-        }
+        const double measure = residual.measure;
         // A zero residual meets every criterion (StepNorm's too: the direction would be 0).
         if (measure == 0.0) return finish(ConvergenceStatus::Converged, StopReason::Residual);
         // The residual modes; StepNorm and StepRate test the direction below.
         const bool residual_mode = params.convergence_mode == ConvergenceMode::PerBodyWeighted ||
                                    params.convergence_mode == ConvergenceMode::Global;
-        if (residual_mode && k >= params.min_iterations) {
-            bool converged = true;
-            if (per_body) {
-                for (Eigen::Index b = 0; b < rho.size() && converged; ++b)
-                    converged =
-                        rho[b] <= params.abs_tol || (k > 0 && rho[b] <= params.rel_tol * rho0[b]);
-            } else {
-                converged =
-                    measure <= params.abs_tol || (k > 0 && measure <= params.rel_tol * measure0);
-            }
-            if (converged) return finish(ConvergenceStatus::Converged, StopReason::Residual);
-        }
+        if (residual_mode && k >= params.min_iterations && residual.converged(k))
+            return finish(ConvergenceStatus::Converged, StopReason::Residual);
         if (k >= params.max_iterations)
             return finish(ConvergenceStatus::Stopped, StopReason::MaxIterations);
         if (deadline && SolverClock::now() >= *deadline)
@@ -146,37 +62,7 @@ NewtonStats newton_solve(NewtonProblem& problem, VecX& x, const std::vector<bool
         ++st.iterations;
         rhs = -sys.gather(g);
 
-        // Direction: Newton on the (projected) Hessian; a failed iteration (solve failure or
-        // no descent) is retried projected (IfFail*) or replaced by steepest descent.
-        auto newton_direction = [&](bool project) {
-            timed(st.t_assembly, [&] { sys.assemble(problem, x, project); });
-            LinearSolveResult ls;
-            timed(st.t_linear,
-                  [&] { ls = solve_linear_system(sys.H, rhs, dx_free, params.linear, &sys.linear); });
-            it.psd_projected = project;
-            it.linear_solver = ls.used;
-            it.linear_iterations += ls.iterations;
-            it.linear_residual = ls.relative_residual;
-            st.linear_iterations += ls.iterations;
-            st.max_linear_residual = std::max(st.max_linear_residual, ls.relative_residual);
-            // rhs = -g over the unknowns, so descent means rhs . dx > 0.
-            return ls.success && dx_free.allFinite() && rhs.dot(dx_free) > 0.0;
-        };
-        const PsdProjectionMode mode = params.psd_projection;
-        const bool project = mode == PsdProjectionMode::Always || sticky_projection;
-        bool ok = newton_direction(project);
-        if (!ok && !project &&
-            (mode == PsdProjectionMode::IfFailRetry || mode == PsdProjectionMode::IfFailAlways)) {
-            it.psd_retry = true;
-            ++st.psd_retries;
-            if (mode == PsdProjectionMode::IfFailAlways) sticky_projection = true;
-            ok = newton_direction(true);
-        }
-        if (!ok) {
-            dx_free = fallback_direction(sys.H, rhs);
-            it.fallback_direction = true;
-            ++st.fallback_directions;
-        }
+        direction.compute(x, rhs, dx_free, st, it);
 
         // The convergence criterion on the direction (StepNorm) before the limit on it.
         it.direction_norm = dx_free.norm();

@@ -94,7 +94,7 @@ struct EnumNames<ConvergenceStatus> {
 
 template <>
 struct EnumNames<StopReason> {
-    static constexpr std::array<std::pair<StopReason, std::string_view>, 8> table{{
+    static constexpr std::array<std::pair<StopReason, std::string_view>, 9> table{{
         {StopReason::Residual, "residual"},
         {StopReason::StepNorm, "step_norm"},
         {StopReason::StepRate, "step_rate"},
@@ -103,6 +103,7 @@ struct EnumNames<StopReason> {
         {StopReason::MaxTime, "max_time"},
         {StopReason::NoImprovement, "no_improvement"},
         {StopReason::Diverged, "diverged"},
+        {StopReason::CumulativeStep, "cumulative_step"},
     }};
 };
 

@@ -22,6 +22,9 @@ enum class StopReason {
     MaxTime,        ///< (Stopped)
     NoImprovement,  ///< no line search could improve the monitored quantity (Stopped)
     Diverged,       ///< (Diverged)
+    /// Augmented-Lagrangian contact: the admissible state has covered the cumulative fraction
+    /// 1 - toi_threshold of the way to the iterates (Converged).
+    CumulativeStep,
 };
 
 /// The more severe of two statuses (Diverged > Stopped > Converged): the status of a step

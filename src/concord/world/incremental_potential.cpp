@@ -66,7 +66,13 @@ void IncrementalPotential::refresh_contacts(const VecX& q) {
     t_collision_ += seconds_since(t0);
 }
 
+const Energy& IncrementalPotential::contact_term() const {
+    if (al_) return *al_;
+    return barrier_;
+}
+
 void IncrementalPotential::begin_iteration(const VecX& x) {
+    if (al_) return;  // the constraints are linearised by linearize_constraints
     if (!candidates_valid_) {
         refresh_contacts(x);
         return;
@@ -84,11 +90,14 @@ void IncrementalPotential::begin_iteration(const VecX& x) {
 }
 
 double IncrementalPotential::energy(const VecX& x) {
+    const double h2 = config_.time_step * config_.time_step;
+    if (al_)
+        return inertia_.value(x) + h2 * orthogonality_.value(x) + kinematic_target_.value(x) +
+               al_->value(x) + friction_.value(x) + extra_value(x);
     const auto t0 = Clock::now();
     const ContactSet trial = contact_set_at(x);
     t_collision_ += seconds_since(t0);
     if (trial.min_distance_sq <= 0.0) return std::numeric_limits<double>::infinity();
-    const double h2 = config_.time_step * config_.time_step;
     barrier_.set_contacts(&trial);
     const double e = inertia_.value(x) + h2 * orthogonality_.value(x) + kinematic_target_.value(x) +
                      barrier_.value(x) + friction_.value(x) + extra_value(x);
@@ -103,7 +112,7 @@ void IncrementalPotential::gradient(const VecX& x, VecX& g) {
     g += h2 * go;
     inertia_.add_gradient(x, g);
     kinematic_target_.add_gradient(x, g);
-    barrier_.add_gradient(x, g);
+    contact_term().add_gradient(x, g);
     friction_.add_gradient(x, g);
     for (const Energy* t : extra_terms_) t->add_gradient(x, g);
 }
@@ -126,7 +135,7 @@ void IncrementalPotential::hessian(const VecX& x, HessianBlocks& H,
     H.scale_from(before, h2);
     inertia_.add_hessian(x, H, project_psd);
     kinematic_target_.add_hessian(x, H, project_psd);
-    barrier_.add_hessian(x, H, project_psd);
+    contact_term().add_hessian(x, H, project_psd);
     friction_.add_hessian(x, H, project_psd);
     for (const Energy* t : extra_terms_) t->add_hessian(x, H, project_psd);
 }
@@ -138,6 +147,7 @@ double IncrementalPotential::extra_value(const VecX& x) const {
 }
 
 bool IncrementalPotential::trial_gradient(const VecX& x, VecX& g) {
+    if (al_) return NewtonProblem::trial_gradient(x, g);
     // Like energy(): the contact set at x from the candidates of the current segment.
     const auto t0 = Clock::now();
     const ContactSet trial = contact_set_at(x);
@@ -274,6 +284,15 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
     });
     double alpha = 1.0;
     for (double t : toi) alpha = std::min(alpha, t);
+    if (collect_hits_) {
+        // Every pair the CCD stopped on the way (libuipc joins those below 1 - 1e-6).
+        hits_.clear();
+        for (std::size_t i = 0; i < pt.size(); ++i)
+            if (toi[i] < 1.0 - 1e-6) hits_.push_back({AlPairKey::PointTriangle, pt[i].vertex, pt[i].face});
+        for (std::size_t i = 0; i < ee.size(); ++i)
+            if (toi[pt.size() + i] < 1.0 - 1e-6)
+                hits_.push_back({AlPairKey::EdgeEdge, ee[i].edge_a, ee[i].edge_b});
+    }
     // (The CCD still ran on every candidate: it stops at a fraction of the initial gap, which
     // a far pair can reach without coming within dhat.)
     Candidates near;
@@ -297,6 +316,7 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
         }
         if (d1 >= (1.0 - s) * d0) continue;
         alpha = std::min(alpha, s * d0 / (d0 - d1));
+        if (collect_hits_) hits_.push_back({AlPairKey::PointPlane, c.vertex, c.plane});
     }
     t_collision_ += seconds_since(t0);
     return alpha;
@@ -344,11 +364,32 @@ NewtonProblem::StepRates IncrementalPotential::step_rates(const VecX& dx) {
     return {translation / config_.time_step, affine / config_.time_step};
 }
 
+void IncrementalPotential::linearize_constraints(const VecX& x_admissible, const VecX& x) {
+    al_->linearize(x_admissible, x);
+}
+
+void IncrementalPotential::update_multipliers(const VecX& x) {
+    al_->update_multipliers(x);
+}
+
+double IncrementalPotential::advance_admissible(const VecX& x_admissible, const VecX& x) {
+    if ((x - x_admissible).squaredNorm() == 0.0) return 1.0;
+    collect_hits_ = true;
+    hits_.clear();
+    const double t = ccd_step(x_admissible, x);
+    collect_hits_ = false;
+    const auto t0 = Clock::now();
+    al_->join(hits_);
+    t_collision_ += seconds_since(t0);
+    return t;
+}
+
 double IncrementalPotential::min_distance() const {
     return std::sqrt(contacts_.min_distance_sq);
 }
 
 void IncrementalPotential::accepted(const VecX& x) {
+    if (al_) return;  // no contact set and no barrier stiffness to adapt
     // IPC's adaptive stiffness: if the closest pair keeps getting closer while already within
     // a tiny fraction of the scene size, the barrier is too soft: double kappa.
     const auto t0 = Clock::now();

@@ -3,6 +3,11 @@
 // (B the barrier sum, D the lagged friction; kappa and D absorb the h^2 factor as in IPC, and
 // E_kinematic pulls kinematic bodies onto their prescribed pose). It is the NewtonProblem the
 // solver minimises: energies, their derivatives, and a CCD-certified maximum step.
+//
+// With augmented-Lagrangian contact (use_al_contact) the barrier term is replaced by the
+// constraints' augmented Lagrangian (energy/al_contact_energy.hpp): every state has a finite
+// energy, and the CCD certifies the admissible state that follows the iterates instead
+// (ConstrainedNewtonProblem, solver/al_newton_solver.hpp).
 #pragma once
 
 #include <memory>
@@ -11,6 +16,7 @@
 #include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
 #include "concord/collision/ccd/ccd_params.hpp"
+#include "concord/energy/al_contact_energy.hpp"
 #include "concord/energy/barrier_energy.hpp"
 #include "concord/energy/contact_set.hpp"
 #include "concord/energy/friction_energy.hpp"
@@ -41,7 +47,7 @@ struct IncrementalPotentialConfig {
     CCDParams ccd;
 };
 
-class IncrementalPotential final : public NewtonProblem {
+class IncrementalPotential final : public ConstrainedNewtonProblem {
   public:
     IncrementalPotential(const ContactSurface& surface, const std::vector<HalfSpace>& planes,
                          IncrementalPotentialConfig config, InertiaEnergy& inertia,
@@ -51,6 +57,10 @@ class IncrementalPotential final : public NewtonProblem {
     /// Adds a further term to the potential, in its own (already h^2-scaled) units, e.g. the
     /// consensus penalty of a distributed solve. Kept by reference; must outlive the potential.
     void add_term(const Energy& term) { extra_terms_.push_back(&term); }
+    /// Contact by augmented Lagrangian instead of the barrier (kept by reference; null: the
+    /// barrier).
+    void use_al_contact(AlContactEnergy* al) { al_ = al; }
+    bool al_contact() const { return al_ != nullptr; }
 
     /// Forget cached candidates (call at the start of every Newton solve).
     void reset();
@@ -83,6 +93,10 @@ class IncrementalPotential final : public NewtonProblem {
     StepRates step_rates(const VecX& dx) override;
     void accepted(const VecX& x) override;
     ResidualGroups residual_groups() const override;
+    // ConstrainedNewtonProblem (augmented-Lagrangian contact)
+    void linearize_constraints(const VecX& x_admissible, const VecX& x) override;
+    void update_multipliers(const VecX& x) override;
+    double advance_admissible(const VecX& x_admissible, const VecX& x) override;
     /// Cumulative over the potential's lifetime (never reset).
     double collision_seconds() const override { return t_collision_; }
 
@@ -97,6 +111,8 @@ class IncrementalPotential final : public NewtonProblem {
     double ccd_chord_step(const VecX& q0, const VecX& q1, const VecX& dev);
     ContactSet contact_set_at(const VecX& q) const;
     double extra_value(const VecX& x) const;
+    /// The contact term: the barrier, or the augmented Lagrangian.
+    const Energy& contact_term() const;
 
     const ContactSurface& surface_;
     const std::vector<HalfSpace>& planes_;
@@ -106,6 +122,10 @@ class IncrementalPotential final : public NewtonProblem {
     InertiaEnergy& kinematic_target_;
     BarrierEnergy& barrier_;
     FrictionEnergy& friction_;
+    AlContactEnergy* al_ = nullptr;
+    /// Pairs the last ccd_chord_step found on the way (CCD hits); filled when collect_hits_.
+    std::vector<AlPairKey> hits_;
+    bool collect_hits_ = false;
 
     std::vector<const Energy*> extra_terms_;
 

@@ -7,6 +7,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "concord/solver/al_newton_solver.hpp"
+
 namespace concord {
 
 namespace {
@@ -117,6 +119,16 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
                                                         *orthogonality_, *kinematic_target_,
                                                         *barrier_, *friction_);
     potential_->set_stiffness_bounds(model_.kappa_max);
+    if (model_.spec.contact.model == ContactModel::AugmentedLagrangian) {
+        std::vector<double> mass;
+        for (int b : bodies_) mass.push_back(model_.bodies[static_cast<std::size_t>(b)].mass_properties.mass);
+        AlContactParams ap;
+        ap.dhat = model_.spec.contact.dhat;
+        ap.penalty_scale = model_.spec.contact.al_penalty;
+        al_ = std::make_unique<AlContactEnergy>(*surface_, model_.planes, movable_, std::move(mass), ap);
+        al_names_.emplace(*surface_, bodies_, static_cast<int>(model_.planes.size()));
+        potential_->use_al_contact(al_.get());
+    }
     // Elastic bodies' unknowns: the modal coordinates follow the 12 per body.
     for (std::size_t k = 0; k < bodies_.size(); ++k)
         if (modal_offsets_[k] >= 0)
@@ -292,6 +304,23 @@ StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
 
     const double c0 = potential_->collision_seconds();
     potential_->reset();
+    if (al_) {
+        // The multipliers carried from the last step; no barrier to balance.
+        al_->set_time_step(time_step_);
+        std::vector<AlConstraint> set;
+        if (in.contact_multipliers) {
+            for (const AlMemoryEntry& e : *in.contact_multipliers) {
+                AlConstraint c;
+                if (!al_names_->key(e, c.key)) continue;
+                c.lambda = e.lambda;
+                c.inactive = e.inactive;
+                set.push_back(c);
+            }
+        }
+        al_->set_constraints(std::move(set));
+        prepare_collision_seconds_ = 0.0;
+        return {};
+    }
     potential_->refresh_contacts(q_start_);
     prepare_collision_seconds_ = potential_->collision_seconds() - c0;
     StiffnessBalance balance;
@@ -306,6 +335,15 @@ StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
 
 void StepSystem::lag_friction(const VecX& x) {
     if (!model_.has_friction) return;
+    if (al_) {
+        // Normal forces: the multipliers (h^2-scaled, like the barrier's), of the pairs whose
+        // multiplier is positive.
+        std::vector<double> lambda;
+        const ContactSet c = al_->active_contacts(x, lambda);
+        friction_->lag(c, model_.planes, x, lambda, model_.contact_friction(*surface_, c, bodies_),
+                       q_start_, model_.spec.contact.friction_velocity * time_step_);
+        return;
+    }
     potential_->refresh_contacts(x);
     const ContactSet& c = potential_->contacts();
     friction_->lag(c, model_.planes, x, barrier_->normal_forces(x),
@@ -317,6 +355,11 @@ NewtonStats StepSystem::newton(VecX& x, double kappa, const SolverParams& params
                                std::optional<SolverClock::time_point> deadline) {
     barrier_->set_stiffness(kappa);
     potential_->reset();
+    if (al_)
+        return al_newton_solve(*potential_, x, free_dof_, params,
+                               AlSolveParams{.toi_threshold = model_.spec.contact.al_toi_threshold,
+                                             .iterations = model_.spec.contact.al_iterations},
+                               deadline);
     return newton_solve(*potential_, x, free_dof_, params, deadline);
 }
 
@@ -346,13 +389,16 @@ double StepSystem::objective(const VecX& x) {
 
 void StepSystem::measure(const VecX& x, SystemStepResult& r) {
     potential_->refresh_contacts(x);
-    r.contacts = static_cast<int>(potential_->contacts().size());
+    // Contacts: the pairs within dhat (barrier), or those holding a positive multiplier.
+    std::vector<double> lambda;
+    const ContactSet al_contacts = al_ ? al_->active_contacts(x, lambda) : ContactSet{};
+    const ContactSet& contacts = al_ ? al_contacts : potential_->contacts();
+    r.contacts = static_cast<int>(contacts.size());
     r.body_contacts = count_body_contacts(
-        potential_->contacts(), *surface_, bodies_, [](int, int) { return true; },
-        contact_count_scratch_);
+        contacts, *surface_, bodies_, [](int, int) { return true; }, contact_count_scratch_);
     r.min_distance = potential_->min_distance();
     r.candidates = std::max(r.candidates, static_cast<int>(potential_->num_candidates()));
-    r.barrier_stiffness = barrier_->stiffness();
+    r.barrier_stiffness = al_ ? 0.0 : barrier_->stiffness();
     if (joints_) r.joint_residual = max_joint_residual(joints_->residuals(x));
 }
 
@@ -391,6 +437,10 @@ SystemStepResult StepSystem::solve(double kappa, const SolverParams& params,
         if (auto snapped = snapped_kinematic(x)) x = std::move(*snapped);
     r.candidates = static_cast<int>(peak);
     measure(x, r);
+    if (al_) {
+        for (const AlConstraint& c : al_->constraints()) r.al_memory.push_back(al_names_->name(c));
+        std::sort(r.al_memory.begin(), r.al_memory.end());
+    }
     collision += seconds_since(t0);
     r.t_collision = collision;
     r.x = std::move(x);

@@ -15,6 +15,7 @@
 #include "concord/energy/orthogonality_energy.hpp"
 #include "concord/energy/reduced_inertia_energy.hpp"
 #include "concord/solver/newton_solver.hpp"
+#include "concord/world/al_contact_memory.hpp"
 #include "concord/world/body_contact_count.hpp"
 #include "concord/world/incremental_potential.hpp"
 #include "concord/world/world_model.hpp"
@@ -28,6 +29,8 @@ struct StepInput {
     const VecX& target;   ///< prescribed pose at the step's end (kinematic bodies)
     double time_step;
     double time_end = 0.0;  ///< the step's end time (joint drive targets)
+    /// Augmented-Lagrangian contact: the multipliers carried from the last step (null: none).
+    const AlContactMemory* contact_multipliers = nullptr;
 };
 
 /// One system's share of IPC's barrier-stiffness balance at the step's start:
@@ -67,6 +70,9 @@ struct SystemStepResult {
     double t_collision = 0.0;        ///< collision work outside the Newton solves, s
     /// Largest joint violation at the end (joints of this system; all zero without joints).
     JointResidual joint_residual;
+    /// Augmented-Lagrangian contact: the active set and multipliers at the end (world names,
+    /// sorted), for the next step; empty with the barrier.
+    AlContactMemory al_memory;
 };
 
 /// A worker's share of the world in a distributed solve (paper Eq. 3): per-body weights
@@ -100,6 +106,8 @@ class StepSystem {
 
     /// Starts a step: gathers the system's part of the input, forgets the previous step's
     /// friction and contacts, and returns its share of the stiffness balance at `kappa`.
+    /// With augmented-Lagrangian contact, the entries of in.contact_multipliers on this
+    /// system's bodies are its starting active set.
     StiffnessBalance prepare(const StepInput& in, double kappa);
     /// Solves the step prepared last with barrier stiffness kappa (friction lag rounds, then
     /// kinematic bodies put on their prescribed pose when CCD allows).
@@ -198,6 +206,8 @@ class StepSystem {
     std::unique_ptr<JointEnergy> joints_;  ///< null when no joint touches the system
     std::vector<int> joint_slots_;         ///< per model joint: its index in joints_, or -1
     std::unique_ptr<IncrementalPotential> potential_;
+    std::unique_ptr<AlContactEnergy> al_;  ///< augmented-Lagrangian contact; null: barrier
+    std::optional<AlMemoryNames> al_names_;
 };
 
 }  // namespace concord

@@ -25,6 +25,8 @@ void TimeStepper::commit(const SubstepAttempt& a, double dt, double t_end) {
     state_.q = *a.x;
     state_.time = t_end;
     state_.barrier_stiffness = a.kappa;
+    if (a.contact_multipliers) state_.contact_multipliers = *a.contact_multipliers;
+    else state_.contact_multipliers.clear();
 }
 
 StepSummary TimeStepper::step(double h, const StepPolicy& policy, SubstepSolver& solver) {

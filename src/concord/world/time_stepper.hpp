@@ -23,6 +23,8 @@ struct SubstepAttempt {
     ConvergenceStatus status = ConvergenceStatus::Converged;
     const VecX* x = nullptr;  ///< the end state, laid out as WorldState::q (not read if Diverged)
     double kappa = 0.0;       ///< the barrier stiffness at the end
+    /// Augmented-Lagrangian contact multipliers at the end (null: none carried).
+    const AlContactMemory* contact_multipliers = nullptr;
 };
 
 /// What becomes of an attempt.

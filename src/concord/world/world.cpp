@@ -69,6 +69,8 @@ struct SubstepOutcome {
     /// Newton iterations on the critical path: per round of solves the largest system's count,
     /// summed over the rounds.
     int iterations = 0;
+    /// Augmented-Lagrangian contact: every result's multipliers (sorted), for the next step.
+    AlContactMemory contact_multipliers;
 };
 
 // The world's substep solver is the island solve (advance); TimeStepper schedules the substeps.
@@ -186,6 +188,11 @@ void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const S
     // iterations (the solve that set the step's cost), so that a converged step reports the
     // criterion that ended its largest solve.
     int worst_iterations = -1;
+    out.contact_multipliers.clear();
+    for (const SystemStepResult& r : out.results)
+        out.contact_multipliers.insert(out.contact_multipliers.end(), r.al_memory.begin(),
+                                       r.al_memory.end());
+    std::sort(out.contact_multipliers.begin(), out.contact_multipliers.end());
     for (std::size_t i = 0; i < out.results.size(); ++i) {
         const SystemStepResult& r = out.results[i];
         out.systems[i]->scatter(r.x, out.x);
@@ -243,7 +250,7 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
             target.segment<12>(12 * b) =
                 kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial, t_end);
     }
-    const StepInput in{q, q_tilde, target, h, t_end};
+    const StepInput in{q, q_tilde, target, h, t_end, &s.contact_multipliers};
 
     std::vector<StepSystem*> systems;
     MotionBounds bounds;
@@ -318,7 +325,7 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
 
 SubstepAttempt World::Impl::attempt(const WorldState& s, double dt, double t_end) {
     attempted = advance(s, dt, t_end);
-    return {attempted.status, &attempted.x, attempted.kappa};
+    return {attempted.status, &attempted.x, attempted.kappa, &attempted.contact_multipliers};
 }
 
 // A retried attempt's work counts; the step's end quantities are those of the kept attempt.

@@ -15,10 +15,11 @@ namespace concord {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'N', 'C', 'R', 'D', 'S', 'T', 'A'};
-// Version 3 stores the number of coordinates (elastic bodies add modal ones to the 12 per
+// Version 4 appends the augmented-Lagrangian contact multipliers (a byte count, then
+// al_memory_bytes). Version 3 stores the number of coordinates (elastic bodies add modal ones to the 12 per
 // body) and the number of bodies after the header's other fields; version 2 stored the
 // coordinates only and version 1 the bodies only; both are still read.
-constexpr std::uint32_t kVersion = 3;
+constexpr std::uint32_t kVersion = 4;
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
 
 template <typename T>
@@ -46,7 +47,8 @@ bool same_bits(double a, double b) {
 bool WorldState::bitwise_equal(const WorldState& o) const {
     return same_bits(time, o.time) && steps == o.steps && same_bits(q, o.q) &&
            same_bits(q_dot, o.q_dot) && same_bits(barrier_stiffness, o.barrier_stiffness) &&
-           time_step_level == o.time_step_level && level_successes == o.level_successes;
+           time_step_level == o.time_step_level && level_successes == o.level_successes &&
+           al_memory_bytes(contact_multipliers) == al_memory_bytes(o.contact_multipliers);
 }
 
 void check_state_fits(const WorldState& s, int num_bodies, Eigen::Index num_coordinates) {
@@ -79,6 +81,10 @@ void write_world_state(std::ostream& out, const WorldState& s) {
     out.write(
         reinterpret_cast<const char*>(s.q_dot.data()),
         static_cast<std::streamsize>(sizeof(double) * static_cast<std::size_t>(s.q_dot.size())));
+    const std::vector<std::uint8_t> multipliers = al_memory_bytes(s.contact_multipliers);
+    put(out, static_cast<std::uint64_t>(multipliers.size()));
+    out.write(reinterpret_cast<const char*>(multipliers.data()),
+              static_cast<std::streamsize>(multipliers.size()));
 }
 
 void save_world_state(const WorldState& s, const std::string& path) {
@@ -139,6 +145,27 @@ WorldState read_world_state(std::istream& in, const std::string& path) {
         !in.read(reinterpret_cast<char*>(s.q_dot.data()), bytes))
         throw InputError(path + ": truncated state (expected " + std::to_string(coordinates) +
                          " coordinates)");
+    if (version >= 4) {
+        std::uint64_t size = 0;
+        if (!get(in, size)) throw InputError(path + ": truncated contact multipliers");
+        // Like the coordinates: the count must fit in what the stream still holds.
+        const auto at = in.tellg();
+        if (at != std::istream::pos_type(-1)) {
+            in.seekg(0, std::ios::end);
+            const auto end = in.tellg();
+            in.seekg(at);
+            if (end != std::istream::pos_type(-1) && static_cast<std::uint64_t>(end - at) < size)
+                throw InputError(path + ": truncated contact multipliers");
+        }
+        std::vector<std::uint8_t> packed(static_cast<std::size_t>(size));
+        if (!in.read(reinterpret_cast<char*>(packed.data()), static_cast<std::streamsize>(size)))
+            throw InputError(path + ": truncated contact multipliers");
+        try {
+            s.contact_multipliers = al_memory_from_bytes(packed);
+        } catch (const std::runtime_error& e) {
+            throw InputError(path + ": " + e.what());
+        }
+    }
     return s;
 }
 

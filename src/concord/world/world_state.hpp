@@ -6,6 +6,7 @@
 #include <string>
 
 #include "concord/math/types.hpp"
+#include "concord/world/al_contact_memory.hpp"
 
 namespace concord {
 
@@ -23,6 +24,9 @@ struct WorldState {
     double barrier_stiffness = 0.0;  ///< adaptive kappa carried between steps
     int time_step_level = 0;         ///< retry-halving: the step in use is time_step / 2^level
     int level_successes = 0;         ///< converged substeps at that level (growth counter)
+    /// Augmented-Lagrangian contact: the active set and multipliers the next step starts from
+    /// (empty with the barrier).
+    AlContactMemory contact_multipliers;
 
     /// Bitwise equality (NaNs with equal bits compare equal, -0 differs from +0).
     bool bitwise_equal(const WorldState& other) const;

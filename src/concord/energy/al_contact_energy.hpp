@@ -1,0 +1,108 @@
+// Augmented-Lagrangian contact without barriers (Zheng, Luo and Li 2026, "Robust and Efficient
+// Penetration-Free Elastodynamics without Barriers"; libuipc's "al-ipc" contact model).
+//
+// Every pair of the active set carries a multiplier lambda >= 0 and a gap linearised at the
+// last admissible (CCD-certified) state x_np:
+//   g(x) = D(x_np) + n . (x - x_np) - dhat,    n = dD/dx at x_np (D the unsigned distance),
+// so that g >= 0 asks for at least dhat between the primitives. With the slack
+// s = max(0, g(x_k) - lambda / mu) frozen at the Newton iterate x_k, a pair's energy is
+//   E = 1/2 mu_eff (g(x) - s - lambda / mu)^2,
+// i.e. the augmented Lagrangian of g - s >= 0 with s >= 0 eliminated at x_k; its Hessian
+// mu_eff n n^T is PSD by construction. After each Newton step lambda <- max(0, lambda - mu g);
+// a pair whose multiplier stays zero has its stiffness decayed (mu_eff = decay^k mu after k
+// inactive updates) and leaves the set after `kMaxInactive` of them. Pairs join when the CCD
+// of x_np -> x finds them on the way (join()).
+//
+// The energy is in the h^2-scaled units of the incremental potential (like the barrier), so
+// lambda is h^2 times the normal force and serves friction as its lagged normal force.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "concord/energy/contact_set.hpp"
+#include "concord/energy/energy.hpp"
+
+namespace concord {
+
+/// A pair of primitives of one contact surface: point-triangle (vertex, face), edge-edge
+/// (edge, edge) or point-plane (vertex, plane).
+struct AlPairKey {
+    enum Kind : int { PointTriangle = 0, EdgeEdge = 1, PointPlane = 2 };
+    int kind = PointTriangle;
+    int a = 0;
+    int b = 0;
+    friend auto operator<=>(const AlPairKey&, const AlPairKey&) = default;
+};
+
+/// One pair of the active set.
+struct AlConstraint {
+    AlPairKey key;
+    double lambda = 0.0;  ///< multiplier (h^2-scaled normal force), >= 0
+    int inactive = 0;     ///< consecutive multiplier updates that left lambda at 0
+    // The linearisation at x_np (linearize()): g(x) = offset + sum_k normal[k] . x_k.
+    std::array<int, 4> vertex{};
+    int num_vertices = 0;
+    std::array<Vec3, 4> normal{Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
+    double offset = 0.0;
+    double shift = 0.0;  ///< s + lambda / mu, frozen per Newton iteration
+    double mu = 0.0;     ///< penalty
+    double mu_eff = 0.0; ///< decayed penalty (0: the pair is not evaluated this iteration)
+};
+
+struct AlContactParams {
+    double dhat = 1e-3;
+    /// Penalty per pair: mu = scale * m * h^2 with m the smallest mass of the pair's movable
+    /// bodies (libuipc's ABD default 1e5 1/s^2).
+    double penalty_scale = 1e5;
+    double decay = 0.3;    ///< stiffness factor per inactive multiplier update
+    int max_inactive = 25; ///< a pair leaves the set after more inactive updates than this
+};
+
+class AlContactEnergy final : public Energy {
+public:
+    /// body_mass[b] for every body of the surface (static bodies: any value; not used).
+    AlContactEnergy(const ContactSurface& surface, const std::vector<HalfSpace>& planes,
+                    std::vector<bool> body_movable, std::vector<double> body_mass,
+                    AlContactParams params);
+
+    void set_time_step(double h) { h_ = h; }
+    const AlContactParams& params() const { return params_; }
+
+    /// Adds pairs not yet in the set (lambda 0); keeps the set sorted by key.
+    void join(const std::vector<AlPairKey>& pairs);
+    /// Linearises every pair at the admissible state q_np and freezes the slack at the Newton
+    /// iterate q (the start of a Newton iteration).
+    void linearize(const VecX& q_np, const VecX& q);
+    /// lambda <- max(0, lambda - mu g(q)); counts inactive updates and drops pairs inactive for
+    /// more than max_inactive of them.
+    void update_multipliers(const VecX& q);
+
+    const std::vector<AlConstraint>& constraints() const { return set_; }
+    /// Replaces the set (multipliers carried from an earlier step); sorted by key.
+    void set_constraints(std::vector<AlConstraint> set);
+    void clear() { set_.clear(); }
+
+    /// The pairs with lambda > 0 as a contact set classified at q, and their multipliers in
+    /// the set's order (point-triangle, edge-edge, point-plane): friction's lagged normal forces.
+    ContactSet active_contacts(const VecX& q, std::vector<double>& lambda) const;
+
+    std::string name() const override { return "al_contact"; }
+    double value(const VecX& q) const override;
+    void add_gradient(const VecX& q, VecX& g) const override;
+    void add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const override;
+
+private:
+    double gap(const AlConstraint& c, const VecX& q) const;
+    double pair_penalty(const AlConstraint& c) const;
+
+    const ContactSurface& surface_;
+    const std::vector<HalfSpace>& planes_;
+    std::vector<bool> movable_;
+    std::vector<double> mass_;
+    AlContactParams params_;
+    double h_ = 0.01;
+    std::vector<AlConstraint> set_;
+};
+
+}  // namespace concord

@@ -1,0 +1,162 @@
+// Augmented-Lagrangian contact energy: derivatives, the multiplier update, decay and removal,
+// the active set's bookkeeping and the lagged normal forces it hands to friction.
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+
+#include "concord/energy/al_contact_energy.hpp"
+#include "concord/math/finite_difference.hpp"
+#include "energy_test_util.hpp"
+
+using namespace concord;
+using concord::test::ContactFixture;
+using concord::test::dense_hessian;
+using concord::test::gradient_of;
+using concord::test::rel_err;
+
+namespace {
+
+std::vector<AlPairKey> keys_of(const ContactSet& c) {
+    std::vector<AlPairKey> k;
+    for (const auto& p : c.point_triangle) k.push_back({AlPairKey::PointTriangle, p.vertex, p.face});
+    for (const auto& p : c.edge_edge) k.push_back({AlPairKey::EdgeEdge, p.edge_a, p.edge_b});
+    for (const auto& p : c.point_plane) k.push_back({AlPairKey::PointPlane, p.vertex, p.plane});
+    return k;
+}
+
+AlContactEnergy make_energy(const ContactFixture& f, std::vector<bool> movable = {true, true}) {
+    AlContactParams p;
+    p.dhat = f.dhat;
+    p.penalty_scale = 1e5;
+    AlContactEnergy e(f.surface, f.planes, std::move(movable),
+                      {f.bodies[0].mass_properties.mass, 2.0 * f.bodies[1].mass_properties.mass}, p);
+    e.set_time_step(0.01);
+    return e;
+}
+
+VecX perturbed(const VecX& q, double amount, int seed) {
+    VecX d = VecX::Zero(q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) d[i] = amount * std::sin(1.7 * static_cast<double>(i + seed));
+    return q + d;
+}
+
+}  // namespace
+
+TEST(AlContactEnergy, DerivativesMatchFiniteDifferencesAndHessianIsPsd) {
+    ContactFixture f;
+    const ContactSet c = f.contacts();
+    ASSERT_GT(c.point_triangle.size(), 0u);
+    ASSERT_GT(c.edge_edge.size(), 0u);
+    ASSERT_GT(c.point_plane.size(), 0u);
+    AlContactEnergy e = make_energy(f);
+    e.join(keys_of(c));
+    // Some multipliers positive, the slack frozen at another iterate than the one evaluated.
+    std::vector<AlConstraint> set = e.constraints();
+    for (std::size_t i = 0; i < set.size(); i += 3) set[i].lambda = 0.5 * static_cast<double>(i + 1);
+    e.set_constraints(set);
+    e.linearize(f.q, perturbed(f.q, 1e-3, 1));
+    const VecX q = perturbed(f.q, 2e-3, 5);
+    // Affine bodies: the gaps are linear in q, so the energy is quadratic and its finite
+    // differences exact to round-off.
+    const VecX g = gradient_of(e, q);
+    const VecX g_fd = fd_gradient([&](const VecX& x) { return e.value(x); }, q, 1e-6);
+    EXPECT_LT(rel_err(g, g_fd), 1e-6);
+    const MatX H = dense_hessian(e, q, false);
+    const MatX H_fd = fd_jacobian([&](const VecX& x) { return gradient_of(e, x); }, q, 1e-6);
+    EXPECT_LT(rel_err(H, H_fd), 1e-6);
+    EXPECT_EQ((H - dense_hessian(e, q, true)).norm(), 0.0);  // nothing to project
+    Eigen::SelfAdjointEigenSolver<MatX> eig(H);
+    EXPECT_GE(eig.eigenvalues().minCoeff(), -1e-9 * eig.eigenvalues().cwiseAbs().maxCoeff());
+}
+
+TEST(AlContactEnergy, LinearisedGapIsTheDistanceMinusDhatAtTheAdmissibleState) {
+    ContactFixture f;
+    AlContactEnergy e = make_energy(f);
+    // The lowest vertex of body a against the ground plane y = -0.6.
+    const Vertices x = f.surface.positions(f.q);
+    int low = 0;
+    for (int v = 0; v < f.surface.body_vertex_begin[1]; ++v)
+        if (x(v, 1) < x(low, 1)) low = v;
+    e.join({{AlPairKey::PointPlane, low, 0}});
+    e.linearize(f.q, f.q);
+    const AlConstraint& c = e.constraints()[0];
+    const double distance = x(low, 1) + 0.6;
+    // g(q) = distance - dhat; with lambda 0 the slack s = max(0, g) leaves 1/2 mu min(0, g)^2.
+    const double g = distance - f.dhat;
+    EXPECT_NEAR(c.offset + c.normal[0].dot(x.row(low).transpose()), g, 1e-12);
+    EXPECT_NEAR(e.value(f.q), 0.5 * c.mu * std::min(0.0, g) * std::min(0.0, g), 1e-12 * c.mu);
+}
+
+TEST(AlContactEnergy, MultipliersGrowOnViolationDecayAndLeaveWhenInactive) {
+    ContactFixture f;
+    AlContactEnergy e = make_energy(f, {true, false});
+    const Vertices x = f.surface.positions(f.q);
+    int low = 0;
+    for (int v = 0; v < f.surface.body_vertex_begin[1]; ++v)
+        if (x(v, 1) < x(low, 1)) low = v;
+    e.join({{AlPairKey::PointPlane, low, 0}});
+    e.linearize(f.q, f.q);
+    const double mu = e.constraints()[0].mu;
+    // The penalty: scale * m * h^2, m the mass of the only movable body.
+    EXPECT_NEAR(mu, 1e5 * f.bodies[0].mass_properties.mass * 1e-4, 1e-9 * mu);
+    // Push the body down until the vertex is 0.01 below its admissible position: g < 0.
+    const double distance = x(low, 1) + 0.6;
+    VecX q = f.q;
+    q[1] -= distance - f.dhat + 0.01;  // translation y of body a
+    e.update_multipliers(q);
+    EXPECT_NEAR(e.constraints()[0].lambda, mu * 0.01, 1e-9 * mu);
+    EXPECT_EQ(e.constraints()[0].inactive, 0);
+    // Lifted well clear: the multiplier drops to zero and the pair starts to decay.
+    VecX up = f.q;
+    up[1] += 1.0;
+    for (int k = 1; k <= 25; ++k) {
+        e.update_multipliers(up);
+        ASSERT_EQ(e.constraints().size(), 1u);
+        EXPECT_EQ(e.constraints()[0].lambda, 0.0);
+        EXPECT_EQ(e.constraints()[0].inactive, k);
+        e.linearize(f.q, up);
+        EXPECT_NEAR(e.constraints()[0].mu_eff, mu * std::pow(0.3, k), 1e-12 * mu);
+    }
+    e.update_multipliers(up);  // the 26th inactive update: removed
+    EXPECT_TRUE(e.constraints().empty());
+}
+
+TEST(AlContactEnergy, JoinKeepsMultipliersAndTheSetSorted) {
+    ContactFixture f;
+    AlContactEnergy e = make_energy(f);
+    e.join({{AlPairKey::PointPlane, 3, 0}, {AlPairKey::PointTriangle, 9, 2}, {AlPairKey::PointPlane, 3, 0}});
+    ASSERT_EQ(e.constraints().size(), 2u);
+    std::vector<AlConstraint> set = e.constraints();
+    set[1].lambda = 4.0;  // the vertex-plane pair (sorted after point-triangle)
+    e.set_constraints(set);
+    e.join({{AlPairKey::EdgeEdge, 1, 30}, {AlPairKey::PointPlane, 3, 0}});
+    ASSERT_EQ(e.constraints().size(), 3u);
+    EXPECT_EQ(e.constraints()[0].key.kind, AlPairKey::PointTriangle);
+    EXPECT_EQ(e.constraints()[1].key.kind, AlPairKey::EdgeEdge);
+    EXPECT_EQ(e.constraints()[2].key.kind, AlPairKey::PointPlane);
+    EXPECT_EQ(e.constraints()[2].lambda, 4.0);
+    EXPECT_EQ(e.constraints()[1].lambda, 0.0);
+}
+
+TEST(AlContactEnergy, ActiveContactsAreThePairsWithPositiveMultipliersInContactSetOrder) {
+    ContactFixture f;
+    const ContactSet c = f.contacts();
+    AlContactEnergy e = make_energy(f);
+    e.join(keys_of(c));
+    std::vector<AlConstraint> set = e.constraints();
+    for (std::size_t i = 0; i < set.size(); ++i) set[i].lambda = i % 2 == 0 ? 1.0 + static_cast<double>(i) : 0.0;
+    e.set_constraints(set);
+    std::vector<double> lambda;
+    const ContactSet active = e.active_contacts(f.q, lambda);
+    ASSERT_EQ(active.size(), lambda.size());
+    std::size_t expected = 0;
+    for (const AlConstraint& k : e.constraints()) expected += k.lambda > 0.0;
+    EXPECT_EQ(active.size(), expected);
+    // Same order as the set (kinds in contact-set order), multipliers matching.
+    std::size_t j = 0;
+    for (const AlConstraint& k : e.constraints())
+        if (k.lambda > 0.0) EXPECT_EQ(lambda[j++], k.lambda);
+    EXPECT_GT(active.point_triangle.size(), 0u);
+    EXPECT_GT(active.edge_edge.size(), 0u);
+    EXPECT_GT(active.point_plane.size(), 0u);
+}

@@ -1,0 +1,76 @@
+// The augmented-Lagrangian multipliers a world carries between steps: their byte format, their
+// place in the world state (files, capture and restore), and the determinism they keep.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "concord/math/error.hpp"
+#include "concord/world/al_contact_memory.hpp"
+#include "concord/world/world.hpp"
+#include "world_test_util.hpp"
+
+using namespace concord;
+using concord::test::box_body;
+
+namespace {
+
+SceneSpec resting_boxes() {
+    SceneSpec s;
+    s.contact.model = ContactModel::AugmentedLagrangian;
+    s.contact.friction = 0.2;
+    s.planes.push_back({Vec3::Zero(), Vec3::UnitY(), std::nullopt});
+    s.bodies.push_back(box_body("a", Vec3(0, 0.102, 0), Vec3::Constant(0.2)));
+    s.bodies.push_back(box_body("b", Vec3(0.01, 0.306, 0), Vec3::Constant(0.2)));
+    return s;
+}
+
+}  // namespace
+
+TEST(AlContactMemory, BytesRoundTripAndDamageIsRefused) {
+    AlContactMemory m = {{0, 0, 3, 1, 7, 2.5, 0}, {1, 0, 2, 1, 9, 0.0, 4}, {2, 1, 5, -1, 0, 1e-3, 0}};
+    std::sort(m.begin(), m.end());
+    const std::vector<std::uint8_t> bytes = al_memory_bytes(m);
+    EXPECT_EQ(al_memory_from_bytes(bytes), m);
+    EXPECT_TRUE(al_memory_from_bytes(al_memory_bytes({})).empty());
+    for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+        const std::vector<std::uint8_t> part(bytes.begin(), bytes.begin() + static_cast<long>(cut));
+        EXPECT_THROW(al_memory_from_bytes(part), std::runtime_error) << "cut at " << cut;
+    }
+    AlContactMemory unsorted = {m[1], m[0]};
+    EXPECT_THROW(al_memory_from_bytes(al_memory_bytes(unsorted)), std::runtime_error);
+    AlContactMemory negative = {m[0]};
+    negative[0].lambda = -1.0;
+    EXPECT_THROW(al_memory_from_bytes(al_memory_bytes(negative)), std::runtime_error);
+}
+
+TEST(AlContactMemory, CarriedInTheWorldStateAndReplayedBitForBit) {
+    World w(resting_boxes());
+    for (int i = 0; i < 20; ++i) w.step();
+    const WorldState mid = w.capture_state();
+    ASSERT_FALSE(mid.contact_multipliers.empty());
+    std::size_t positive = 0;
+    for (const AlMemoryEntry& e : mid.contact_multipliers) positive += e.lambda > 0.0;
+    EXPECT_GT(positive, 0u);
+    // The state file keeps them.
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "concord_al_memory_state.bin").string();
+    save_world_state(mid, path);
+    const WorldState loaded = load_world_state(path);
+    std::filesystem::remove(path);
+    EXPECT_TRUE(loaded.bitwise_equal(mid));
+    // Continuing, and restoring the captured state then continuing, give the same states.
+    for (int i = 0; i < 10; ++i) w.step();
+    const WorldState end = w.capture_state();
+    World again(resting_boxes());
+    again.restore_state(loaded);
+    for (int i = 0; i < 10; ++i) again.step();
+    EXPECT_TRUE(again.capture_state().bitwise_equal(end));
+    // Without the multipliers the next steps differ (they are state, not a cache).
+    WorldState forgetful = mid;
+    forgetful.contact_multipliers.clear();
+    World cold(resting_boxes());
+    cold.restore_state(forgetful);
+    for (int i = 0; i < 10; ++i) cold.step();
+    EXPECT_FALSE(cold.capture_state().bitwise_equal(end));
+}
+
