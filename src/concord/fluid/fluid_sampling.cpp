@@ -1,0 +1,110 @@
+#include "concord/fluid/fluid_sampling.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "concord/fluid/neighbor_grid.hpp"
+
+namespace concord {
+
+namespace {
+
+Eigen::Array3i lattice_dims(const Vec3& lo, const Vec3& hi, double spacing) {
+    Eigen::Array3i n;
+    for (int a = 0; a < 3; ++a) {
+        const double cells = (hi[a] - lo[a]) / spacing;
+        n[a] = cells > 0 ? static_cast<int>(std::min(std::floor(cells + 1e-9), 2.0e9)) : 0;
+    }
+    return n;
+}
+
+}  // namespace
+
+std::int64_t box_lattice_count(const Vec3& lo, const Vec3& hi, double spacing) {
+    const Eigen::Array3i n = lattice_dims(lo, hi, spacing);
+    return static_cast<std::int64_t>(n[0]) * n[1] * n[2];
+}
+
+std::vector<Vec3> box_lattice(const Vec3& lo, const Vec3& hi, double spacing) {
+    const Eigen::Array3i n = lattice_dims(lo, hi, spacing);
+    std::vector<Vec3> points;
+    points.reserve(static_cast<std::size_t>(box_lattice_count(lo, hi, spacing)));
+    for (int i = 0; i < n[0]; ++i)
+        for (int j = 0; j < n[1]; ++j)
+            for (int k = 0; k < n[2]; ++k)
+                points.push_back(lo + spacing * Vec3(i + 0.5, j + 0.5, k + 0.5));
+    return points;
+}
+
+std::vector<Vec3> mesh_lattice(const TriMesh& mesh, double spacing) {
+    const AABB box = mesh.bounds();
+    std::vector<Vec3> inside;
+    for (const Vec3& x : box_lattice(box.min, box.max, spacing))
+        if (point_in_closed_mesh(mesh, x)) inside.push_back(x);
+    return inside;
+}
+
+std::vector<Vec3> points_clear_of(const std::vector<Vec3>& points,
+                                  const std::vector<Vec3>& obstacles, double clearance) {
+    if (obstacles.empty() || clearance <= 0.0) return points;
+    NeighborGrid grid;
+    grid.build(obstacles, clearance);
+    const NeighborLists near = grid.neighbors(points, clearance, false);
+    std::vector<Vec3> out;
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (near.count(i) == 0) out.push_back(points[i]);
+    return out;
+}
+
+std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing) {
+    std::vector<Vec3> out;
+    const auto& V = mesh.vertices;
+    for (int v = 0; v < mesh.num_vertices(); ++v) out.push_back(V.row(v).transpose());
+    for (int e = 0; e < mesh.num_edges(); ++e) {
+        const Vec3 a = V.row(mesh.edges(e, 0)).transpose(), b = V.row(mesh.edges(e, 1)).transpose();
+        const int n = std::max(1, static_cast<int>(std::ceil((b - a).norm() / spacing)));
+        for (int k = 1; k < n; ++k) out.push_back(a + (b - a) * (static_cast<double>(k) / n));
+    }
+    for (int f = 0; f < mesh.num_faces(); ++f) {
+        const Vec3 a = V.row(mesh.faces(f, 0)).transpose(), b = V.row(mesh.faces(f, 1)).transpose(),
+                   c = V.row(mesh.faces(f, 2)).transpose();
+        const double longest = std::max({(b - a).norm(), (c - b).norm(), (a - c).norm()});
+        const int n = std::max(1, static_cast<int>(std::ceil(longest / spacing)));
+        for (int i = 1; i < n; ++i)
+            for (int j = 1; i + j < n; ++j) {
+                const double u = static_cast<double>(i) / n, w = static_cast<double>(j) / n;
+                out.push_back(a + u * (b - a) + w * (c - a));
+            }
+    }
+    return out;
+}
+
+bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x) {
+    const AABB box = mesh.bounds();
+    if ((x.array() < box.min.array()).any() || (x.array() > box.max.array()).any()) return false;
+    // A direction with irrational-looking components: rays along it miss edges and vertices of
+    // axis-aligned and diagonal geometry.
+    const Vec3 dir = Vec3(0.5773502691896258, 0.5897270174934519, 0.5648544232911432).normalized();
+    const auto& V = mesh.vertices;
+    int crossings = 0;
+    for (int f = 0; f < mesh.num_faces(); ++f) {
+        const Vec3 a = V.row(mesh.faces(f, 0)).transpose(), b = V.row(mesh.faces(f, 1)).transpose(),
+                   c = V.row(mesh.faces(f, 2)).transpose();
+        // Moller-Trumbore.
+        const Vec3 e1 = b - a, e2 = c - a;
+        const Vec3 pv = dir.cross(e2);
+        const double det = e1.dot(pv);
+        if (std::abs(det) < 1e-300) continue;
+        const double inv = 1.0 / det;
+        const Vec3 tv = x - a;
+        const double u = tv.dot(pv) * inv;
+        if (u < 0.0 || u > 1.0) continue;
+        const Vec3 qv = tv.cross(e1);
+        const double w = dir.dot(qv) * inv;
+        if (w < 0.0 || u + w > 1.0) continue;
+        if (e2.dot(qv) * inv > 0.0) ++crossings;
+    }
+    return (crossings % 2) == 1;
+}
+
+}  // namespace concord

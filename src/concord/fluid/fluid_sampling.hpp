@@ -1,0 +1,35 @@
+// Where particles start and where boundary samples sit: lattices filling a box or a closed mesh,
+// samples on a surface mesh, and the point-in-closed-mesh test the fluid's checks use.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "concord/geometry/mesh.hpp"
+#include "concord/math/types.hpp"
+
+namespace concord {
+
+/// The lattice of spacing s inside the box [lo, hi]: points lo + (k + 1/2) s for k = 0 .. n - 1
+/// on each axis, n = floor((hi - lo) / s) (so every point is at least s / 2 inside the box).
+std::vector<Vec3> box_lattice(const Vec3& lo, const Vec3& hi, double spacing);
+/// The number of points box_lattice would return (0 for an empty box), without making them.
+std::int64_t box_lattice_count(const Vec3& lo, const Vec3& hi, double spacing);
+
+/// The points of box_lattice(mesh.bounds(), spacing) inside the closed mesh.
+std::vector<Vec3> mesh_lattice(const TriMesh& mesh, double spacing);
+
+/// The points farther than `clearance` from every obstacle point (order kept).
+std::vector<Vec3> points_clear_of(const std::vector<Vec3>& points,
+                                  const std::vector<Vec3>& obstacles, double clearance);
+
+/// Samples on the surface at most `spacing` apart: every vertex, points along every edge, and a
+/// barycentric grid inside every face (no point repeated along a shared edge).
+std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing);
+
+/// Whether x lies inside the closed, consistently oriented mesh (ray parity along a fixed
+/// direction that no axis-aligned or diagonal feature contains). Points on the surface may go
+/// either way.
+bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x);
+
+}  // namespace concord

@@ -1,0 +1,254 @@
+#include "concord/fluid/iisph.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+namespace concord {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+/// fn(i) for every particle, in parallel (each call writes only particle i's data).
+template <typename Fn>
+void for_each_particle(std::size_t n, Fn&& fn) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 512), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) fn(i);
+    });
+}
+
+// Pressure mirroring: a boundary sample takes the particle's pressure and density, so the pair's
+// symmetric term m (p_i / rho_i^2 + p_k / rho_k^2) becomes 2 p_i / rho_i^2.
+constexpr double kMirror = 1.0;
+
+}  // namespace
+
+void FluidParticles::add(const std::vector<Vec3>& positions, const Vec3& velocity) {
+    x.insert(x.end(), positions.begin(), positions.end());
+    v.resize(x.size(), velocity);
+    density.resize(x.size(), 0.0);
+    pressure.resize(x.size(), 0.0);
+}
+
+IisphSolver::IisphSolver(const FluidMaterial& material)
+    : material_(material), kernel_(material.support_radius()) {}
+
+IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& boundary,
+                                 const Vec3& g, double dt, std::vector<Vec3>& boundary_impulse) {
+    IisphStepStats stats;
+    const std::size_t n = fluid.size();
+    if (boundary_impulse.size() < boundary.size())
+        boundary_impulse.resize(boundary.size(), Vec3::Zero());
+    if (n == 0) {
+        stats.converged = true;
+        return stats;
+    }
+    const double H = kernel_.support_radius();
+    const double m = fluid.mass;
+    const double rho0 = material_.rest_density;
+    const double dt2 = dt * dt;
+    const auto& x = fluid.x;
+    auto& v = fluid.v;
+    auto& rho = fluid.density;
+    auto& p = fluid.pressure;
+    const auto& bx = boundary.x;
+    const auto& bv = boundary.v;
+    const auto& psi = boundary.psi;
+    auto grad = [&](const Vec3& d) { return kernel_.gradient(d); };
+
+    // 1. Neighbours.
+    auto t0 = Clock::now();
+    fluid_grid_.build(x, H);
+    ff_ = fluid_grid_.neighbors(x, H, true);
+    boundary_grid_.build(bx, H);
+    fb_ = boundary_grid_.neighbors(x, H, false);
+    stats.t_neighbors = seconds(t0);
+
+    // 2-3. Density and advection.
+    t0 = Clock::now();
+    v_adv_.resize(n);
+    d_ii_.resize(n);
+    dij_pj_.resize(n);
+    rho_adv_.resize(n);
+    a_ii_.resize(n);
+    p_next_.resize(n);
+    compression_.resize(n);
+    const double w0 = kernel_.value(0.0);
+    for_each_particle(n, [&](std::size_t i) {
+        double r = m * w0;
+        for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
+            r += m * kernel_.value(x[i] - x[static_cast<std::size_t>(ff_.index[s])]);
+        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
+            const auto k = static_cast<std::size_t>(fb_.index[s]);
+            r += psi[k] * kernel_.value(x[i] - bx[k]);
+        }
+        rho[i] = r;
+    });
+    const double nu = material_.viscosity;
+    for_each_particle(n, [&](std::size_t i) {
+        Vec3 a = g;
+        if (nu > 0.0) {
+            Vec3 visc = Vec3::Zero();
+            for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
+                const auto j = static_cast<std::size_t>(ff_.index[s]);
+                const Vec3 xij = x[i] - x[j];
+                const double vx = (v[i] - v[j]).dot(xij);
+                // m / rho_j symmetrised as 2 m / (rho_i + rho_j): equal and opposite pair forces.
+                visc += (2.0 * m / (rho[i] + rho[j])) * vx / (xij.squaredNorm() + 0.01 * H * H) *
+                        grad(xij);
+            }
+            a += 10.0 * nu * visc;
+        }
+        v_adv_[i] = v[i] + dt * a;
+    });
+    stats.t_integrate = seconds(t0);
+
+    // 4. Prediction: d_ii, rho_adv, a_ii, warm start.
+    t0 = Clock::now();
+    for_each_particle(n, [&](std::size_t i) {
+        const double inv_rho2 = 1.0 / (rho[i] * rho[i]);
+        Vec3 d = Vec3::Zero();
+        double div = 0.0;
+        for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
+            const auto j = static_cast<std::size_t>(ff_.index[s]);
+            const Vec3 gw = grad(x[i] - x[j]);
+            d -= m * inv_rho2 * gw;
+            div += m * (v_adv_[i] - v_adv_[j]).dot(gw);
+        }
+        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
+            const auto k = static_cast<std::size_t>(fb_.index[s]);
+            const Vec3 gw = grad(x[i] - bx[k]);
+            d -= kMirror * psi[k] * inv_rho2 * gw;
+            div += psi[k] * (v_adv_[i] - bv[k]).dot(gw);
+        }
+        d_ii_[i] = dt2 * d;
+        rho_adv_[i] = rho[i] + dt * div;
+        p[i] *= 0.5;
+    });
+    for_each_particle(n, [&](std::size_t i) {
+        double a = 0.0;
+        const double dji_scale = dt2 * m / (rho[i] * rho[i]);  // d_ji = dji_scale grad W_ij
+        for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
+            const auto j = static_cast<std::size_t>(ff_.index[s]);
+            const Vec3 gw = grad(x[i] - x[j]);
+            a += m * (d_ii_[i] - dji_scale * gw).dot(gw);
+        }
+        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
+            const auto k = static_cast<std::size_t>(fb_.index[s]);
+            a += psi[k] * d_ii_[i].dot(grad(x[i] - bx[k]));
+        }
+        a_ii_[i] = a;
+    });
+
+    // 5. Pressure: relaxed Jacobi.
+    const double omega = material_.omega;
+    const int max_it = std::max(material_.max_pressure_iterations, material_.min_pressure_iterations);
+    for (int it = 0; it < max_it; ++it) {
+        for_each_particle(n, [&](std::size_t i) {
+            Vec3 s_i = Vec3::Zero();
+            for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
+                const auto j = static_cast<std::size_t>(ff_.index[s]);
+                s_i -= (m * p[j] / (rho[j] * rho[j])) * grad(x[i] - x[j]);
+            }
+            dij_pj_[i] = dt2 * s_i;
+        });
+        for_each_particle(n, [&](std::size_t i) {
+            const double dji_scale = dt2 * m / (rho[i] * rho[i]);
+            double sum = 0.0;
+            for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
+                const auto j = static_cast<std::size_t>(ff_.index[s]);
+                const Vec3 gw = grad(x[i] - x[j]);
+                // d_jj p_j and sum_{k != i} d_jk p_k = (sum_k d_jk p_k) - d_ji p_i
+                const Vec3 other = dij_pj_[i] - d_ii_[j] * p[j] - (dij_pj_[j] - dji_scale * gw * p[i]);
+                sum += m * other.dot(gw);
+            }
+            for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
+                const auto k = static_cast<std::size_t>(fb_.index[s]);
+                sum += psi[k] * dij_pj_[i].dot(grad(x[i] - bx[k]));
+            }
+            const double predicted = rho_adv_[i] + a_ii_[i] * p[i] + sum;
+            compression_[i] = std::max(0.0, predicted - rho0);
+            double next = 0.0;
+            if (std::abs(a_ii_[i]) > 1e-12 * std::abs(rho0))
+                next = (1.0 - omega) * p[i] + omega / a_ii_[i] * (rho0 - rho_adv_[i] - sum);
+            p_next_[i] = std::max(0.0, next);
+        });
+        p.swap(p_next_);
+        double total = 0.0;  // in particle order: the same sum whatever the thread count
+        for (std::size_t i = 0; i < n; ++i) total += compression_[i];
+        stats.density_error = total / (static_cast<double>(n) * rho0);
+        stats.pressure_iterations = it + 1;
+        if (it + 1 >= material_.min_pressure_iterations &&
+            stats.density_error <= material_.density_tolerance) {
+            stats.converged = true;
+            break;
+        }
+    }
+    stats.t_pressure = seconds(t0);
+
+    // 6. Pressure forces and symplectic Euler; the boundary's share goes back to its samples.
+    t0 = Clock::now();
+    for_each_particle(n, [&](std::size_t i) {
+        const double pi_rho2 = p[i] / (rho[i] * rho[i]);
+        Vec3 a = Vec3::Zero();
+        for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
+            const auto j = static_cast<std::size_t>(ff_.index[s]);
+            a -= m * (pi_rho2 + p[j] / (rho[j] * rho[j])) * grad(x[i] - x[j]);
+        }
+        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
+            const auto k = static_cast<std::size_t>(fb_.index[s]);
+            a -= kMirror * psi[k] * pi_rho2 * grad(x[i] - bx[k]);
+        }
+        v[i] = v_adv_[i] + dt * a;
+    });
+    // In particle order (deterministic): impulse on sample k = -(fluid's impulse from k).
+    for (std::size_t i = 0; i < n; ++i) {
+        if (fb_.count(i) == 0 || p[i] <= 0.0) continue;
+        const double scale = kMirror * dt * m * p[i] / (rho[i] * rho[i]);
+        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
+            const auto k = static_cast<std::size_t>(fb_.index[s]);
+            boundary_impulse[k] += (scale * psi[k]) * grad(x[i] - bx[k]);
+        }
+    }
+    auto& xm = fluid.x;
+    for_each_particle(n, [&](std::size_t i) { xm[i] += dt * v[i]; });
+    stats.t_integrate += seconds(t0);
+    return stats;
+}
+
+double lattice_particle_mass(const FluidMaterial& material) {
+    const CubicSplineKernel kernel(material.support_radius());
+    const double s = material.spacing();
+    const int reach = static_cast<int>(std::ceil(material.support_radius() / s));
+    double sum = 0.0;
+    for (int i = -reach; i <= reach; ++i)
+        for (int j = -reach; j <= reach; ++j)
+            for (int k = -reach; k <= reach; ++k) sum += kernel.value(s * Vec3(i, j, k));
+    return material.rest_density / sum;
+}
+
+std::vector<double> boundary_psi(const std::vector<Vec3>& samples, const FluidMaterial& material) {
+    const double H = material.support_radius();
+    const CubicSplineKernel kernel(H);
+    NeighborGrid grid;
+    grid.build(samples, H);
+    const NeighborLists lists = grid.neighbors(samples, H, true);
+    std::vector<double> psi(samples.size());
+    for_each_particle(samples.size(), [&](std::size_t i) {
+        double sum = kernel.value(0.0);
+        for (auto s = lists.begin(i); s < lists.end(i); ++s)
+            sum += kernel.value(samples[i] - samples[static_cast<std::size_t>(lists.index[s])]);
+        psi[i] = material.rest_density / sum;
+    });
+    return psi;
+}
+
+}  // namespace concord

@@ -1,0 +1,101 @@
+#include "concord/fluid/neighbor_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+namespace concord {
+
+namespace {
+
+std::int64_t cell_coordinate(double x, double cell) {
+    return static_cast<std::int64_t>(std::floor(x / cell));
+}
+
+constexpr std::size_t kBlock = 1024;  // query points per task: fixes the output's layout
+
+}  // namespace
+
+std::int64_t NeighborGrid::bucket(std::int64_t ix, std::int64_t iy, std::int64_t iz) const {
+    const auto h = static_cast<std::uint64_t>(ix) * 73856093ULL ^
+                   static_cast<std::uint64_t>(iy) * 19349663ULL ^
+                   static_cast<std::uint64_t>(iz) * 83492791ULL;
+    return static_cast<std::int64_t>(h % static_cast<std::uint64_t>(table_size_));
+}
+
+void NeighborGrid::build(const std::vector<Vec3>& points, double cell) {
+    points_ = &points;
+    cell_ = cell;
+    const std::size_t n = points.size();
+    table_size_ = static_cast<std::int64_t>(2 * n + 1);
+    std::vector<std::int64_t> key(n);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kBlock), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+            const Vec3& x = points[i];
+            key[i] = bucket(cell_coordinate(x.x(), cell), cell_coordinate(x.y(), cell),
+                            cell_coordinate(x.z(), cell));
+        }
+    });
+    start_.assign(static_cast<std::size_t>(table_size_) + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++start_[static_cast<std::size_t>(key[i]) + 1];
+    for (std::size_t b = 0; b < static_cast<std::size_t>(table_size_); ++b)
+        start_[b + 1] += start_[b];
+    sorted_.resize(n);
+    std::vector<std::int64_t> fill(start_.begin(), start_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)  // stable: increasing point index within a bucket
+        sorted_[static_cast<std::size_t>(fill[static_cast<std::size_t>(key[i])]++)] =
+            static_cast<int>(i);
+}
+
+int NeighborGrid::buckets_around(const Vec3& x, std::array<std::int64_t, 27>& out) const {
+    const std::int64_t cx = cell_coordinate(x.x(), cell_), cy = cell_coordinate(x.y(), cell_),
+                       cz = cell_coordinate(x.z(), cell_);
+    int n = 0;
+    for (std::int64_t dx = -1; dx <= 1; ++dx)
+        for (std::int64_t dy = -1; dy <= 1; ++dy)
+            for (std::int64_t dz = -1; dz <= 1; ++dz) out[n++] = bucket(cx + dx, cy + dy, cz + dz);
+    std::sort(out.begin(), out.end());
+    return static_cast<int>(std::unique(out.begin(), out.end()) - out.begin());
+}
+
+NeighborLists NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius,
+                                      bool self) const {
+    NeighborLists lists;
+    const std::size_t n = queries.size();
+    lists.offsets.assign(n + 1, 0);
+    if (n == 0 || num_points() == 0) return lists;
+    const std::vector<Vec3>& pts = *points_;
+    const double r2 = radius * radius;
+    const std::size_t blocks = (n + kBlock - 1) / kBlock;
+    std::vector<std::vector<int>> found(blocks);
+    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+        std::array<std::int64_t, 27> b{};
+        std::vector<int>& out = found[blk];
+        const std::size_t end = std::min(n, (blk + 1) * kBlock);
+        for (std::size_t i = blk * kBlock; i < end; ++i) {
+            const Vec3& x = queries[i];
+            const int nb = buckets_around(x, b);
+            const std::size_t before = out.size();
+            for (int k = 0; k < nb; ++k) {
+                const auto bk = static_cast<std::size_t>(b[static_cast<std::size_t>(k)]);
+                for (std::int64_t s = start_[bk]; s < start_[bk + 1]; ++s) {
+                    const int j = sorted_[static_cast<std::size_t>(s)];
+                    if (self && static_cast<std::size_t>(j) == i) continue;
+                    if ((pts[static_cast<std::size_t>(j)] - x).squaredNorm() < r2) out.push_back(j);
+                }
+            }
+            lists.offsets[i + 1] = static_cast<std::int64_t>(out.size() - before);
+        }
+    });
+    for (std::size_t i = 0; i < n; ++i) lists.offsets[i + 1] += lists.offsets[i];
+    lists.index.resize(static_cast<std::size_t>(lists.offsets[n]));
+    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+        std::copy(found[blk].begin(), found[blk].end(),
+                  lists.index.begin() + lists.offsets[blk * kBlock]);
+    });
+    return lists;
+}
+
+}  // namespace concord

@@ -1,0 +1,53 @@
+// Uniform-grid neighbour search for particles (SPH fluids and their boundary samples).
+//
+// Points are binned into cubic cells of side `cell` (the kernel's support radius) by a
+// counting sort over a hash of the cell coordinates, so the grid costs O(n) memory however far
+// particles spread. Lists are built in parallel (TBB) in fixed blocks of query points, and every
+// list comes out in the same order whatever the thread count: buckets in increasing bucket
+// index, points of a bucket in increasing point index.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "concord/math/types.hpp"
+
+namespace concord {
+
+/// Compressed lists: the neighbours of query i are index[offsets[i] .. offsets[i + 1]).
+struct NeighborLists {
+    std::vector<std::int64_t> offsets{0};
+    std::vector<int> index;
+
+    std::size_t size() const { return offsets.size() - 1; }
+    std::int64_t begin(std::size_t i) const { return offsets[i]; }
+    std::int64_t end(std::size_t i) const { return offsets[i + 1]; }
+    std::int64_t count(std::size_t i) const { return offsets[i + 1] - offsets[i]; }
+};
+
+class NeighborGrid {
+  public:
+    /// Bins `points` (which the grid keeps a pointer to: they must outlive it and stay put).
+    /// `cell` > 0.
+    void build(const std::vector<Vec3>& points, double cell);
+
+    /// The points within `radius` (<= cell) of each query point, itself excluded when the
+    /// queries are the grid's own points (`self`), in the order described above.
+    NeighborLists neighbors(const std::vector<Vec3>& queries, double radius, bool self) const;
+
+    std::size_t num_points() const { return points_ ? points_->size() : 0; }
+
+  private:
+    std::int64_t bucket(std::int64_t ix, std::int64_t iy, std::int64_t iz) const;
+    /// The distinct buckets of the 27 cells around x, sorted.
+    int buckets_around(const Vec3& x, std::array<std::int64_t, 27>& out) const;
+
+    const std::vector<Vec3>* points_ = nullptr;
+    double cell_ = 1.0;
+    std::int64_t table_size_ = 1;
+    std::vector<std::int64_t> start_;  ///< bucket b holds sorted_[start_[b] .. start_[b + 1])
+    std::vector<int> sorted_;
+};
+
+}  // namespace concord

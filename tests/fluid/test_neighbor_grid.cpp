@@ -1,0 +1,68 @@
+#include "concord/fluid/neighbor_grid.hpp"
+
+#include <gtest/gtest.h>
+#include <tbb/global_control.h>
+
+#include <algorithm>
+#include <random>
+
+namespace concord {
+namespace {
+
+std::vector<Vec3> random_points(int n, double extent, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-extent, extent);
+    std::vector<Vec3> p(static_cast<std::size_t>(n));
+    for (auto& x : p) x = Vec3(u(rng), u(rng), u(rng));
+    return p;
+}
+
+TEST(NeighborGrid, FindsExactlyThePointsWithinTheRadius) {
+    const auto pts = random_points(3000, 1.0, 1);
+    const auto queries = random_points(500, 1.2, 2);
+    const double r = 0.15;
+    NeighborGrid grid;
+    grid.build(pts, r);
+    const NeighborLists lists = grid.neighbors(queries, r, false);
+    ASSERT_EQ(lists.size(), queries.size());
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        std::vector<int> got(lists.index.begin() + lists.begin(i), lists.index.begin() + lists.end(i));
+        std::vector<int> want;
+        for (std::size_t j = 0; j < pts.size(); ++j)
+            if ((pts[j] - queries[i]).squaredNorm() < r * r) want.push_back(static_cast<int>(j));
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, want) << "query " << i;
+    }
+}
+
+TEST(NeighborGrid, SelfQueriesLeaveThePointItselfOutAndSpreadPointsDoNotBlowUpMemory) {
+    auto pts = random_points(200, 0.2, 3);
+    pts.push_back(Vec3(1e6, -1e6, 3e5));  // one particle far away: the grid is hashed
+    pts.push_back(Vec3(1e6, -1e6, 3e5 + 0.01));
+    NeighborGrid grid;
+    grid.build(pts, 0.05);
+    const NeighborLists lists = grid.neighbors(pts, 0.05, true);
+    for (std::size_t i = 0; i < pts.size(); ++i)
+        for (auto s = lists.begin(i); s < lists.end(i); ++s)
+            EXPECT_NE(static_cast<std::size_t>(lists.index[static_cast<std::size_t>(s)]), i);
+    ASSERT_EQ(lists.count(pts.size() - 1), 1);
+    EXPECT_EQ(lists.index[static_cast<std::size_t>(lists.begin(pts.size() - 1))],
+              static_cast<int>(pts.size() - 2));
+}
+
+TEST(NeighborGrid, ListsAreTheSameWhateverTheThreadCount) {
+    const auto pts = random_points(20000, 1.0, 4);
+    NeighborGrid grid;
+    grid.build(pts, 0.08);
+    NeighborLists one;
+    {
+        tbb::global_control c(tbb::global_control::max_allowed_parallelism, 1);
+        one = grid.neighbors(pts, 0.08, true);
+    }
+    const NeighborLists many = grid.neighbors(pts, 0.08, true);
+    EXPECT_EQ(one.offsets, many.offsets);
+    EXPECT_EQ(one.index, many.index);
+}
+
+}  // namespace
+}  // namespace concord
