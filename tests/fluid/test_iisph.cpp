@@ -26,7 +26,7 @@ struct Column {
         const double inner_height = depth + 0.1;
         const TriMesh mesh = open_box_container(Vec3(width, inner_height, width), 2 * r);
         floor = -(inner_height + 2 * r) / 2 + 2 * r;
-        tank.x = sample_surface(mesh, boundary_sample_spacing(material));
+        tank.x = sample_surface(mesh, boundary_sample_spacing(material), boundary_sample_depth(material));
         tank.v.assign(tank.x.size(), Vec3::Zero());
         tank.psi = boundary_psi(tank.x, material);
         fluid.mass = lattice_particle_mass(material);
@@ -50,25 +50,25 @@ TEST(Iisph, HydrostaticColumnMatchesRhoGDepthAndStaysAtRest) {
     // Closed form: p = rho0 g (surface - y), the surface r above the top particles, checked on
     // every layer's average pressure over the particles at least one support radius plus one
     // spacing from the side walls, from the fourth layer down to one support radius above the
-    // floor. Tolerance 8 % of rho0 g depth: measured 0.3-5.5 % on layers 3-6 of this column;
-    // the issue asks 5 % on every layer below the top three, which is missed by 0.5 points
-    // here and by far in the particle layers next to the walls: Akinci's boundary force
+    // floor. Tolerance 8 % of rho0 g depth (measured 0.9-5.7 % on layers 3-6 of this 0.56 m
+    // column, r = 2 cm); the issue asks 5 % on every layer below the top three, which is
+    // missed by 0.7 points here and by far in the particle layers next to the walls: Akinci's boundary force
     // (pressure mirrored with weight 1, as published) needs the pressure of the layer on the
     // floor to be about 1.65 rho0 g depth, and next to a vertical wall part of the weight is
     // held by the wall. (Weight 2, the symmetric mirror, gets the floor layer right but makes
     // the particles along vertical edges unstable.) Density error within the solver's tolerance,
     // which must be 1e-4 here (the default 1e-3 leaves layers 6-9 % off). No drift (below).
-    Column c(0.015, 0.36, 0.36);
+    Column c(0.02, 0.4, 0.56);
     c.material.density_tolerance = 1e-4;
     c.material.viscosity = 1e-2;  // damps the sloshing of the start; no effect at rest
     IisphSolver solver(c.material);
     const Vec3 g(0, -9.81, 0);
-    const double dt = 0.003;
+    const double dt = 0.004;
     std::vector<Vec3> impulse;
-    for (int s = 0; s < 800; ++s) solver.step(c.fluid, c.tank, g, dt, impulse);
+    for (int s = 0; s < 600; ++s) solver.step(c.fluid, c.tank, g, dt, impulse);
     const std::vector<Vec3> settled = c.fluid.x;
     double worst_error = 0.0;
-    for (int s = 0; s < 200; ++s) {
+    for (int s = 0; s < 150; ++s) {
         const IisphStepStats last = solver.step(c.fluid, c.tank, g, dt, impulse);
         worst_error = std::max(worst_error, last.density_error);
         EXPECT_TRUE(last.converged);
@@ -89,7 +89,7 @@ TEST(Iisph, HydrostaticColumnMatchesRhoGDepthAndStaysAtRest) {
     EXPECT_LT(std::sqrt(msd / n), 0.1 * c.material.spacing());
     const double spacing = c.material.spacing();
     const double surface = top + c.material.particle_radius;
-    const double interior = 0.18 - c.material.support_radius() - spacing;
+    const double interior = 0.2 - c.material.support_radius() - spacing;
     std::map<int, std::array<double, 3>> layers;  // layer -> (sum p, sum depth, count)
     for (std::size_t i = 0; i < c.fluid.size(); ++i) {
         const Vec3& x = c.fluid.x[i];

@@ -81,7 +81,10 @@ inline std::string full_scene_text() {
         {"name": "arm", "shape": {"box": {}}, "motion": "kinematic", "position": [3, 3, 3],
          "rotation": {"axis": [1, 1, 0], "angle_deg": 33},
          "kinematic": {"keyframes": [{"time": 0}, {"time": 0.5, "position": [3, 4, 3],
-                        "rotation": {"axis": [0, 0, 1], "angle_deg": 10}}]}}]})";
+                        "rotation": {"axis": [0, 0, 1], "angle_deg": 10}}]}}],
+    "fluids": [{"name": "water", "block": {"min": [20, 0, 0], "max": [21, 1, 1]},
+                "particle_radius": 0.05, "velocity": [0, -1, 0]},
+               {"name": "drop", "mesh": {"path": ")" + cube + R"(", "scale": [0.5, 0.5, 0.5]}}]})";
 }
 
 }  // namespace concord::test

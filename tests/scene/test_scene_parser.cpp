@@ -485,3 +485,54 @@ TEST(SceneParser, ContactModelAndItsOptions) {
 }
 
 }  // namespace concord
+
+namespace concord {
+
+TEST(SceneParser, FluidBlocksAndTheirErrors) {
+    const SceneSpec s = parse_text(R"({"fluids": [
+        {"name": "water", "block": {"min": [0, 0, 0], "max": [1, 0.5, 0.2]},
+         "particle_radius": 0.02, "rest_density": 998, "viscosity": 0.01,
+         "density_tolerance": 0.002, "velocity": [1, 0, 0]},
+        {"block": {"min": [2, 0, 0], "max": [3, 1, 1]}},
+        {"name": "drop", "mesh": {"path": "cube.obj", "scale": [0.5, 0.5, 0.5]}}]})");
+    ASSERT_EQ(s.fluids.size(), 3u);
+    EXPECT_EQ(s.fluids[0].name, "water");
+    EXPECT_EQ(s.fluids[0].block_max, Vec3(1, 0.5, 0.2));
+    EXPECT_EQ(s.fluids[0].velocity, Vec3(1, 0, 0));
+    EXPECT_EQ(s.fluids[0].rest_density, 998);
+    // A block that leaves out the material takes the first block's: one fluid.
+    EXPECT_EQ(s.fluids[1].name, "fluid1");
+    EXPECT_EQ(s.fluids[1].particle_radius, 0.02);
+    EXPECT_EQ(s.fluids[1].viscosity, 0.01);
+    EXPECT_EQ(s.fluids[1].density_tolerance, 0.002);
+    EXPECT_FALSE(s.fluids[2].has_block);
+    EXPECT_TRUE(contains(s.fluids[2].resolved_mesh_file, "cube.obj"));
+    EXPECT_EQ(s.fluids[2].mesh_scale, Vec3(0.5, 0.5, 0.5));
+    EXPECT_TRUE(parse_text("{}").fluids.empty());
+
+    const std::pair<const char*, const char*> bad[] = {
+        {R"({"fluids": [{}]})", "exactly one of \"block\" and \"mesh\""},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,1,1]}, "mesh": {"path": "cube.obj"}}]})",
+         "exactly one"},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,0,1]}}]})", "fluids[0].block.max: expected max > min"},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,1,1]}, "particle_radius": 0}]})",
+         "fluids[0].particle_radius"},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,1,1]}, "particle_radius": -0.1}]})",
+         "fluids[0].particle_radius"},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,1,1]}, "viscosity": -1}]})",
+         "fluids[0].viscosity"},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,1,1]}, "density_tolerance": 1}]})",
+         "fluids[0].density_tolerance"},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,1,1]}, "colour": "blue"}]})", "colour"},
+        {R"({"fluids": [{"block": {"min": [0,0,0], "max": [1,1,1]}},
+                        {"block": {"min": [2,0,0], "max": [3,1,1]}, "particle_radius": 0.02}]})",
+         "fluids[1].particle_radius: must equal the first fluid block's (0.01)"},
+        {R"({"fluids": [{"name": "a", "block": {"min": [0,0,0], "max": [1,1,1]}},
+                        {"name": "a", "block": {"min": [2,0,0], "max": [3,1,1]}}]})",
+         "used twice"},
+        {R"({"fluids": [{"mesh": {"path": "no-such-file.obj"}}]})", "mesh file not found"},
+    };
+    for (const auto& [text, message] : bad) EXPECT_TRUE(contains(parse_error(text), message)) << text;
+}
+
+}  // namespace concord

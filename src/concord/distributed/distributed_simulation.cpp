@@ -58,6 +58,9 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     if (model_.spec.contact.model != ContactModel::Barrier)
         throw InputError(std::string("contact.model: ") + to_string(model_.spec.contact.model) +
                          " is not available in distributed runs yet; use barrier or one worker");
+    if (!model_.spec.fluids.empty())
+        throw InputError("fluids: distributed runs do not simulate fluids yet; run the scene on "
+                         "one machine (distributed.workers 1)");
     if (transport_.num_workers() != dspec_.workers)
         throw InputError("distributed.workers is " + std::to_string(dspec_.workers) + " but " +
                          std::to_string(transport_.num_workers()) + " workers are running");

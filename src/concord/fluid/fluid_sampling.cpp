@@ -56,24 +56,46 @@ std::vector<Vec3> points_clear_of(const std::vector<Vec3>& points,
     return out;
 }
 
-std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing) {
+std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing, double depth) {
     std::vector<Vec3> out;
     const auto& V = mesh.vertices;
-    for (int v = 0; v < mesh.num_vertices(); ++v) out.push_back(V.row(v).transpose());
+    auto corner = [&](int f, int k) -> Vec3 { return V.row(mesh.faces(f, k)).transpose(); };
+    // Area-weighted face normals (twice the area), unit face normals.
+    std::vector<Vec3> area_normal(static_cast<std::size_t>(mesh.num_faces()));
+    for (int f = 0; f < mesh.num_faces(); ++f)
+        area_normal[static_cast<std::size_t>(f)] =
+            (corner(f, 1) - corner(f, 0)).cross(corner(f, 2) - corner(f, 0));
+    auto unit = [](const Vec3& n) -> Vec3 {
+        const double l = n.norm();
+        return l > 0.0 ? Vec3(n / l) : Vec3::Zero();
+    };
+    auto inward = [&](const Vec3& x, const Vec3& normal) -> Vec3 { return x - depth * unit(normal); };
+    for (int v = 0; v < mesh.num_vertices(); ++v) {
+        Vec3 n = Vec3::Zero();
+        for (int k = mesh.vertex_face_offsets[static_cast<std::size_t>(v)];
+             k < mesh.vertex_face_offsets[static_cast<std::size_t>(v) + 1]; ++k)
+            n += area_normal[static_cast<std::size_t>(mesh.vertex_faces[static_cast<std::size_t>(k)])];
+        out.push_back(inward(V.row(v).transpose(), n));
+    }
     for (int e = 0; e < mesh.num_edges(); ++e) {
         const Vec3 a = V.row(mesh.edges(e, 0)).transpose(), b = V.row(mesh.edges(e, 1)).transpose();
-        const int n = std::max(1, static_cast<int>(std::ceil((b - a).norm() / spacing)));
-        for (int k = 1; k < n; ++k) out.push_back(a + (b - a) * (static_cast<double>(k) / n));
+        Vec3 n = Vec3::Zero();
+        for (int k = 0; k < 2; ++k)
+            if (const int f = mesh.edge_faces(e, k); f >= 0)
+                n += unit(area_normal[static_cast<std::size_t>(f)]);
+        const int cuts = std::max(1, static_cast<int>(std::ceil((b - a).norm() / spacing)));
+        for (int k = 1; k < cuts; ++k)
+            out.push_back(inward(a + (b - a) * (static_cast<double>(k) / cuts), n));
     }
     for (int f = 0; f < mesh.num_faces(); ++f) {
-        const Vec3 a = V.row(mesh.faces(f, 0)).transpose(), b = V.row(mesh.faces(f, 1)).transpose(),
-                   c = V.row(mesh.faces(f, 2)).transpose();
+        const Vec3 a = corner(f, 0), b = corner(f, 1), c = corner(f, 2);
+        const Vec3& n = area_normal[static_cast<std::size_t>(f)];
         const double longest = std::max({(b - a).norm(), (c - b).norm(), (a - c).norm()});
-        const int n = std::max(1, static_cast<int>(std::ceil(longest / spacing)));
-        for (int i = 1; i < n; ++i)
-            for (int j = 1; i + j < n; ++j) {
-                const double u = static_cast<double>(i) / n, w = static_cast<double>(j) / n;
-                out.push_back(a + u * (b - a) + w * (c - a));
+        const int cuts = std::max(1, static_cast<int>(std::ceil(longest / spacing)));
+        for (int i = 1; i < cuts; ++i)
+            for (int j = 1; i + j < cuts; ++j) {
+                const double u = static_cast<double>(i) / cuts, w = static_cast<double>(j) / cuts;
+                out.push_back(inward(a + u * (b - a) + w * (c - a), n));
             }
     }
     return out;

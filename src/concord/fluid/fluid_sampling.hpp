@@ -24,8 +24,10 @@ std::vector<Vec3> points_clear_of(const std::vector<Vec3>& points,
                                   const std::vector<Vec3>& obstacles, double clearance);
 
 /// Samples on the surface at most `spacing` apart: every vertex, points along every edge, and a
-/// barycentric grid inside every face (no point repeated along a shared edge).
-std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing);
+/// barycentric grid inside every face (no point repeated along a shared edge), each moved
+/// `depth` inwards along the surface normal there (a face's; an edge's two faces' mean; a
+/// vertex's area-weighted mean). The mesh must be oriented outwards for depth != 0.
+std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing, double depth = 0.0);
 
 /// Whether x lies inside the closed, consistently oriented mesh (ray parity along a fixed
 /// direction that no axis-aligned or diagonal feature contains). Points on the surface may go

@@ -25,8 +25,10 @@ void for_each_particle(std::size_t n, Fn&& fn) {
     });
 }
 
-// Pressure mirroring: a boundary sample takes the particle's pressure and density, so the pair's
-// symmetric term m (p_i / rho_i^2 + p_k / rho_k^2) becomes 2 p_i / rho_i^2.
+// Pressure mirroring with weight 1, as Akinci et al. 2012 publish it: the boundary pushes with
+// psi_k p_i / rho_i^2. (Weight 2, the symmetric pair term with p_k = p_i, holds the particle
+// layer on a floor at the right pressure but made particles along a tank's vertical edges
+// unstable: docs/fluids.md.)
 constexpr double kMirror = 1.0;
 
 }  // namespace

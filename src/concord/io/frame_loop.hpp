@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,29 @@ std::vector<VecX> state_rows(const Sim& sim) {
     q.reserve(static_cast<std::size_t>(sim.num_bodies()));
     for (int i = 0; i < sim.num_bodies(); ++i) q.emplace_back(sim.state_row(i));
     return q;
+}
+
+/// Writes the simulator's fluid particles of `frame` (fluid/NNNNNN.npy) when it has a fluid.
+template <typename Sim>
+void write_fluid_frame(const Sim& sim, OutputWriter& writer, int frame) {
+    if constexpr (requires { sim.fluid_particles(); }) {
+        if (const auto* fluid = sim.fluid_particles()) writer.write_fluid(frame, *fluid);
+    }
+}
+
+/// Frame 0's statistics: none, except the fluid's particle count when there is a fluid.
+template <typename Sim>
+std::optional<StepStats> initial_frame_stats(const Sim& sim) {
+    if constexpr (requires { sim.fluid_particles(); }) {
+        if (const auto* fluid = sim.fluid_particles()) {
+            StepStats s;
+            s.body_contacts.assign(static_cast<std::size_t>(sim.num_bodies()), 0);
+            s.fluid = FluidStepStats{};
+            s.fluid->particles = static_cast<int>(fluid->size());
+            return s;
+        }
+    }
+    return std::nullopt;
 }
 
 /// One saved frame: `substeps` steps, their statistics folded as frames.jsonl reports them.
@@ -96,10 +120,15 @@ int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer,
         return last_cost < 0 || std::chrono::duration<double>(Clock::now() - last_end).count() >=
                                     FrameLoopOptions::kAutoCostRatio * last_cost;
     };
-    if (frame == 0) writer.write_frame(0, sim.time(), state_rows(sim), nullptr);
+    if (frame == 0) {
+        write_fluid_frame(sim, writer, 0);
+        const std::optional<StepStats> initial = initial_frame_stats(sim);
+        writer.write_frame(0, sim.time(), state_rows(sim), initial ? &*initial : nullptr);
+    }
     while (frame < scene.frames) {
         const StepStats stats = step_frame(sim, scene.substeps);
         ++frame;
+        write_fluid_frame(sim, writer, frame);
         writer.write_frame(frame, sim.time(), state_rows(sim), &stats);
         if (due()) checkpoint();
         if (!after_frame(frame, stats)) break;

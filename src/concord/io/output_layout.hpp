@@ -10,9 +10,13 @@ inline constexpr const char* kBodies = "bodies.json";
 inline constexpr const char* kFrames = "frames.jsonl";
 inline constexpr const char* kMeshFolder = "meshes";
 inline constexpr const char* kCheckpointFolder = "checkpoints";
+inline constexpr const char* kFluidFolder = "fluid";
 
 /// "checkpoints/NNNNNN.ckpt": the checkpoint written with frame N (six digits or more).
 std::string checkpoint_path(int frame);
+
+/// "fluid/NNNNNN.npy": the fluid's particles at frame N (six digits or more).
+std::string fluid_path(int frame);
 
 /// "meshes/NAME.obj": where body NAME's local-coordinate mesh is written, relative to the folder.
 inline std::string mesh_path(const std::string& body_name) {

@@ -1,5 +1,7 @@
 #include "concord/io/output_writer.hpp"
 
+#include "concord/io/npy_file.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -212,7 +214,27 @@ void OutputWriter::write_frame(int frame, double time, const std::vector<VecX>& 
     ++frames_written_;
 }
 
+void OutputWriter::write_fluid(int frame, const FluidParticles& fluid) {
+    NpyMatrix m;
+    m.rows = fluid.size();
+    m.cols = 5;
+    m.data.resize(m.rows * m.cols);
+    for (std::size_t i = 0; i < m.rows; ++i) {
+        float* row = m.data.data() + 5 * i;
+        for (int a = 0; a < 3; ++a) row[a] = static_cast<float>(fluid.x[i][a]);
+        row[3] = static_cast<float>(fluid.v[i].norm());
+        row[4] = static_cast<float>(fluid.pressure[i]);
+    }
+    const std::filesystem::path dir = std::filesystem::path(dir_) / output_layout::kFluidFolder;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw InputError(dir.string() + ": cannot create (" + ec.message() + ")");
+    write_file_atomically((std::filesystem::path(dir_) / output_layout::fluid_path(frame)).string(),
+                          npy_bytes(m));
+}
+
 void OutputWriter::write_frame(int frame, double time, const World& world, const StepStats* stats) {
+    write_fluid_frame(world, *this, frame);
     write_frame(frame, time, state_rows(world), stats);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "concord/fluid/iisph.hpp"
 #include "concord/geometry/mesh.hpp"
 #include "concord/math/types.hpp"
 #include "concord/scene/scene_spec.hpp"
@@ -58,9 +59,13 @@ class OutputWriter {
     /// body_contacts all zero.
     /// Throws std::runtime_error when the line cannot be written (e.g. the disk is full).
     void write_frame(int frame, double time, const std::vector<VecX>& q, const StepStats* stats);
-    /// The same, with the current state of every body of `world`.
+    /// The same, with the current state of every body of `world` (and its fluid file first).
     void write_frame(int frame, double time, const World& world, const StepStats* stats);
 
+    /// Writes fluid/NNNNNN.npy (N = frame, six digits) whole or not at all: one row per particle,
+    /// x, y, z, speed, pressure as float32. Call before write_frame of the same frame, so that a
+    /// frame's line is never there without its fluid file.
+    void write_fluid(int frame, const FluidParticles& fluid);
     /// Writes checkpoints/NNNNNN.ckpt (N = c.frame) atomically and removes all but the newest
     /// two. Throws InputError when it cannot be written.
     void write_checkpoint(const Checkpoint& c);

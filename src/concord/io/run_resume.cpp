@@ -22,6 +22,10 @@ std::string output_layout::checkpoint_path(int frame) {
     return fmt::format("{}/{:06d}.ckpt", kCheckpointFolder, frame);
 }
 
+std::string output_layout::fluid_path(int frame) {
+    return fmt::format("{}/{:06d}.npy", kFluidFolder, frame);
+}
+
 namespace {
 
 /// The resolved scene without what does not change results (see scene_digest): the frame

@@ -75,6 +75,17 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
         j["joints"] = {{"position_residual", s.joints->position},
                        {"orientation_residual", s.joints->orientation},
                        {"limit_violation", s.joints->limit_violation}};
+    if (s.fluid)
+        j["fluid"] = {{"particles", s.fluid->particles},
+                      {"substeps", s.fluid->substeps},
+                      {"pressure_iterations", s.fluid->pressure_iterations},
+                      {"density_error", s.fluid->density_error},
+                      {"converged", s.fluid->converged},
+                      {"particles_in_bodies", s.fluid->particles_in_bodies},
+                      {"t_fluid", s.fluid->t_fluid},
+                      {"t_neighbors", s.fluid->t_neighbors},
+                      {"t_pressure", s.fluid->t_pressure},
+                      {"t_coupling", s.fluid->t_coupling}};
     return j;
 }
 
@@ -118,6 +129,29 @@ StepStats step_stats_from_json(const JsonNode& node) {
         if (auto v = n->find("orientation_residual")) js.orientation = v->non_negative_number();
         if (auto v = n->find("limit_violation")) js.limit_violation = v->non_negative_number();
         s.joints = js;
+    }
+    if (auto n = node.find("fluid")) {
+        n->expect_object({"particles", "substeps", "pressure_iterations", "density_error",
+                          "converged", "particles_in_bodies", "t_fluid", "t_neighbors",
+                          "t_pressure", "t_coupling"});
+        FluidStepStats f;
+        auto fcount = [&](const char* key, int& field) {
+            if (auto v = n->find(key)) field = v->integer(0, kMaxCount);
+        };
+        auto fnumber = [&](const char* key, double& field) {
+            if (auto v = n->find(key)) field = v->non_negative_number();
+        };
+        fcount("particles", f.particles);
+        fcount("substeps", f.substeps);
+        fcount("pressure_iterations", f.pressure_iterations);
+        fnumber("density_error", f.density_error);
+        if (auto v = n->find("converged")) f.converged = v->boolean();
+        fcount("particles_in_bodies", f.particles_in_bodies);
+        fnumber("t_fluid", f.t_fluid);
+        fnumber("t_neighbors", f.t_neighbors);
+        fnumber("t_pressure", f.t_pressure);
+        fnumber("t_coupling", f.t_coupling);
+        s.fluid = f;
     }
     if (auto n = node.find("min_distance"); n && !n->value().is_null()) {
         s.min_distance = n->non_negative_number();
@@ -198,6 +232,24 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
     frame.t_solve += step.t_solve;
     frame.t_frame += step.t_frame;
     frame.joints = step.joints;  // the frame's last step, like contacts
+    if (step.fluid) {
+        if (!frame.fluid) {
+            frame.fluid = step.fluid;
+        } else {
+            FluidStepStats& f = *frame.fluid;
+            const FluidStepStats& d = *step.fluid;
+            f.particles = d.particles;
+            f.substeps += d.substeps;
+            f.pressure_iterations += d.pressure_iterations;
+            f.density_error = std::max(f.density_error, d.density_error);
+            f.converged = f.converged && d.converged;
+            f.particles_in_bodies = std::max(f.particles_in_bodies, d.particles_in_bodies);
+            f.t_fluid += d.t_fluid;
+            f.t_neighbors += d.t_neighbors;
+            f.t_pressure += d.t_pressure;
+            f.t_coupling += d.t_coupling;
+        }
+    }
     if (step.distributed) {
         if (!frame.distributed) {
             frame.distributed = step.distributed;

@@ -233,6 +233,23 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
         for (const JointSpec& j : s.joints) joints.push_back(joint_json(j, s));
         out["joints"] = joints;
     }
+    {
+        json fluids = json::array();
+        for (const FluidBlockSpec& f : s.fluids) {
+            json j{{"name", f.name}};
+            if (f.has_block)
+                j["block"] = {{"min", vec3_json(f.block_min)}, {"max", vec3_json(f.block_max)}};
+            else
+                j["mesh"] = {{"path", f.resolved_mesh_file}, {"scale", vec3_json(f.mesh_scale)}};
+            j["particle_radius"] = f.particle_radius;
+            j["rest_density"] = f.rest_density;
+            j["viscosity"] = f.viscosity;
+            j["density_tolerance"] = f.density_tolerance;
+            j["velocity"] = vec3_json(f.velocity);
+            fluids.push_back(j);
+        }
+        out["fluids"] = fluids;
+    }
     // Written only when set, so that single-machine scenes resolve as before.
     if (!(s.distributed == DistributedSpec{}))
         out["distributed"] = distributed_spec_to_json(s.distributed);

@@ -7,6 +7,7 @@
 #include <map>
 #include <numbers>
 #include <optional>
+#include <sstream>
 #include <utility>
 
 #include "concord/geometry/mass_properties.hpp"
@@ -712,6 +713,69 @@ void parse_robot(const JsonNode& node, const std::string& base_dir, SceneSpec& s
     for (const auto& p : parts.exclude) scene.contact.exclude.push_back(p);
 }
 
+/// "fluids": blocks of one fluid (docs/scene-format.md, "Fluids").
+void parse_fluids(const JsonNode& list, const std::string& base_dir, SceneSpec& scene) {
+    for (std::size_t i = 0; i < list.array_size(); ++i) {
+        const JsonNode node = list.element(i);
+        node.expect_object({"name", "block", "mesh", "particle_radius", "rest_density",
+                            "viscosity", "density_tolerance", "velocity"});
+        FluidBlockSpec f;
+        f.name = node.find("name") ? node.child("name").name() : "fluid" + std::to_string(i);
+        for (const FluidBlockSpec& other : scene.fluids)
+            if (other.name == f.name)
+                node.child("name").fail("the fluid block name \"" + f.name + "\" is used twice");
+        const auto block = node.find("block"), mesh = node.find("mesh");
+        if (block.has_value() == mesh.has_value())
+            node.fail("a fluid block needs exactly one of \"block\" and \"mesh\"");
+        if (block) {
+            block->expect_object({"min", "max"});
+            f.block_min = block->child("min").vec3();
+            f.block_max = block->child("max").vec3();
+            if ((f.block_max.array() <= f.block_min.array()).any())
+                block->child("max").fail("expected max > min on every axis");
+        } else {
+            mesh->expect_object({"path", "scale"});
+            f.has_block = false;
+            f.mesh_file = mesh->child("path").name();
+            f.resolved_mesh_file = resolve_mesh_file(mesh->child("path"), base_dir);
+            if (auto n = mesh->find("scale")) f.mesh_scale = parse_scale(*n);
+        }
+        if (auto n = node.find("particle_radius")) f.particle_radius = n->positive_number();
+        if (auto n = node.find("rest_density")) f.rest_density = n->positive_number();
+        if (auto n = node.find("viscosity")) {
+            f.viscosity = n->number();
+            if (f.viscosity < 0.0) n->fail("expected a number >= 0, got " + n->describe());
+        }
+        if (auto n = node.find("density_tolerance")) {
+            f.density_tolerance = n->positive_number();
+            if (f.density_tolerance >= 1.0)
+                n->fail("expected a number in (0, 1), got " + n->describe());
+        }
+        if (auto n = node.find("velocity")) f.velocity = n->vec3();
+        if (!scene.fluids.empty()) {
+            // All blocks form one fluid: a block that leaves out a material key takes the first
+            // block's; one that gives another value is an error.
+            const FluidBlockSpec& first = scene.fluids.front();
+            auto same = [&](const char* key, double& mine, double theirs) {
+                const auto n = node.find(key);
+                if (!n) {
+                    mine = theirs;
+                } else if (mine != theirs) {
+                    std::ostringstream v;
+                    v << theirs;
+                    n->fail("must equal the first fluid block's (" + v.str() +
+                            "): all blocks of a scene form one fluid");
+                }
+            };
+            same("particle_radius", f.particle_radius, first.particle_radius);
+            same("rest_density", f.rest_density, first.rest_density);
+            same("viscosity", f.viscosity, first.viscosity);
+            same("density_tolerance", f.density_tolerance, first.density_tolerance);
+        }
+        scene.fluids.push_back(std::move(f));
+    }
+}
+
 }  // namespace
 
 SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name,
@@ -719,7 +783,7 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
     JsonNode root(json, source_name);
     root.expect_object({"$schema", "name", "time_step", "frames", "substeps", "checkpoint_every",
                         "gravity", "contact", "solver", "distributed", "materials", "planes", "modal_bases", "bodies",
-                        "robots", "joints"});
+                        "robots", "joints", "fluids"});
     SceneSpec s;
     s.source_path = source_name;
     if (auto n = root.find("$schema")) (void)n->string();
@@ -761,6 +825,7 @@ SceneSpec parse_scene(const nlohmann::json& json, const std::string& source_name
         for (std::size_t i = 0; i < n->array_size(); ++i)
             s.joints.push_back(parse_joint(n->element(i), s));
     parse_contact_exclude(root.find("contact"), s);
+    if (auto n = root.find("fluids")) parse_fluids(*n, base_dir, s);
     return s;
 }
 

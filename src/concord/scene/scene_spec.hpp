@@ -14,6 +14,7 @@
 
 #include "concord/math/types.hpp"
 #include "concord/scene/distributed_spec.hpp"
+#include "concord/scene/fluid_spec.hpp"
 #include "concord/scene/joint_spec.hpp"
 #include "concord/solver/solver_params.hpp"
 
@@ -232,6 +233,7 @@ struct SceneSpec {
     std::vector<BodySpec> bodies;
     std::vector<ModalBasisSpec> modal_bases;  ///< in name order
     std::vector<JointSpec> joints;            ///< parent/child as body indices (-1: the world)
+    std::vector<FluidBlockSpec> fluids;       ///< one fluid, laid out block by block
 
     bool operator==(const SceneSpec&) const = default;
 };

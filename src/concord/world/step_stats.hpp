@@ -44,6 +44,22 @@ struct DistributedStepStats {
     std::vector<int> owners;  ///< per body: the worker that owns it (0-based), -1 if static
 };
 
+/// The fluid's part of a step (world/fluid_coupling.hpp): frames.jsonl's stats.fluid.
+struct FluidStepStats {
+    int particles = 0;
+    int substeps = 0;             ///< fluid steps (CFL-limited) taken inside the body step
+    int pressure_iterations = 0;  ///< summed over the fluid steps
+    double density_error = 0.0;   ///< largest average compression a pressure solve ended with
+    bool converged = true;        ///< every pressure solve reached its tolerance (not its cap)
+    /// Particles inside a closed body surface or behind a plane after the step: a failure of
+    /// the boundary handling, always 0 in the tests.
+    int particles_in_bodies = 0;
+    double t_fluid = 0.0;      ///< the whole fluid stage, s
+    double t_neighbors = 0.0;  ///< neighbour search, s
+    double t_pressure = 0.0;   ///< prediction and pressure solve, s
+    double t_coupling = 0.0;   ///< boundary samples, body impulses, the inside check, s
+};
+
 /// How well the joints held at the end of a step: the largest violation over the joints
 /// (energy/joint_energy.hpp, docs/joints.md).
 struct JointStepStats {
@@ -89,6 +105,7 @@ struct StepStats {
     double t_frame = 0.0;        ///< whole step (wall clock), s
     std::optional<DistributedStepStats> distributed;  ///< set by distributed runs
     std::optional<JointStepStats> joints;             ///< set when the scene has joints
+    std::optional<FluidStepStats> fluid;              ///< set when the scene has a fluid
 };
 
 /// One island's part of a step: the Newton solves of its bodies.

@@ -14,6 +14,7 @@
 #include "concord/collision/broad_phase/body_pairs.hpp"
 #include "concord/math/error.hpp"
 #include "concord/solver/solver_enum_names.hpp"
+#include "concord/world/fluid_coupling.hpp"
 #include "concord/world/islands.hpp"
 #include "concord/world/kinematic_motion.hpp"
 #include "concord/world/step_system.hpp"
@@ -82,6 +83,9 @@ struct World::Impl final : SubstepSolver {
 
     TimeStepper stepper;  ///< the evolving state and the substep schedule
     std::vector<Vec12> external_acceleration;
+    /// The scene's fluid, advanced before the bodies in every step (null without one). Its
+    /// particles are kept here, not in the stepper's state: capture_state() adds them.
+    std::unique_ptr<FluidCoupling> fluid;
     // During a step: its deadline (max_time) and the attempt the stepper is deciding on.
     std::optional<SolverClock::time_point> deadline;
     SubstepOutcome attempted;
@@ -102,6 +106,9 @@ struct World::Impl final : SubstepSolver {
     void conclude(SubstepVerdict verdict) override;
     void record(const SubstepOutcome& o, bool final_attempt);
     void log_step() const;
+    /// The fluid stage of a step: advances the fluid over the step and sets every dynamic
+    /// body's external acceleration to the scene's plus the fluid's generalised force.
+    FluidStepStats advance_fluid();
     void step();
 };
 
@@ -114,6 +121,18 @@ World::Impl::Impl(const SceneSpec& s)
     for (int b = 0; b < B; ++b) all[static_cast<std::size_t>(b)] = b;
     whole = std::make_unique<StepSystem>(model, all, &model.surface);
     external_acceleration = model.initial_external_acceleration;
+    if (!model.spec.fluids.empty()) fluid = std::make_unique<FluidCoupling>(model);
+}
+
+FluidStepStats World::Impl::advance_fluid() {
+    FluidStepStats fs;
+    const double h = model.spec.time_step;
+    const std::vector<Vec12> impulse = fluid->advance(model, state(), h, fs);
+    for (std::size_t i = 0; i < impulse.size(); ++i)
+        if (model.dynamic[i])
+            external_acceleration[i] = model.initial_external_acceleration[i] +
+                                       model.masses[i].ldlt().solve(impulse[i]) / h;
+    return fs;
 }
 
 void World::Impl::solve_systems(const std::vector<StepSystem*>& systems, const StepInput& in,
@@ -446,9 +465,28 @@ void World::Impl::step() {
         deadline = t_start + std::chrono::duration_cast<SolverClock::duration>(
                                  std::chrono::duration<double>(params.max_time));
     const bool retry = params.on_failure == FailurePolicy::RetryHalving;
+    // Stage 1: the fluid (forces on the bodies for this step). A step that leaves the bodies
+    // where they were (Diverged) takes the fluid back too.
+    std::optional<FluidState> fluid_before;
+    std::optional<FluidStepStats> fluid_stats;
+    if (fluid) {
+        fluid_before = fluid->capture();
+        fluid_stats = advance_fluid();
+    }
+    // Stage 2: the bodies.
     check_step_motion(model, stepper.state(), model.spec.time_step, external_acceleration);
+    const int steps_before = stepper.state().steps;
     const StepSummary done =
         stepper.step(model.spec.time_step, {retry ? params.max_halvings : 0, retry}, *this);
+    // Stage 3: the fluid against the bodies where they ended.
+    if (fluid) {
+        const auto t0 = SolverClock::now();
+        if (stepper.state().steps == steps_before) fluid->restore(*fluid_before);
+        fluid_stats->particles_in_bodies = fluid->particles_in_bodies(model, stepper.state().q);
+        const double t = seconds_since(t0);
+        fluid_stats->t_coupling += t;
+        fluid_stats->t_fluid += t;
+    }
     solver_stats.substeps = done.substeps;
     solver_stats.retries = done.retries;
     const double smallest = done.smallest_time_step;
@@ -473,6 +511,7 @@ void World::Impl::step() {
     stats.t_line_search = ss.t_line_search;
     stats.t_solve = ss.t_assembly + ss.t_linear + ss.t_line_search;
     stats.t_frame = ss.t_total;
+    stats.fluid = fluid_stats;
     log_step();
 }
 
@@ -601,10 +640,25 @@ const SolverStats& World::solver_stats() const {
     return impl_->solver_stats;
 }
 WorldState World::capture_state() const {
-    return impl_->state();
+    WorldState s = impl_->state();
+    if (impl_->fluid) s.fluid = impl_->fluid->capture();
+    return s;
 }
 void World::restore_state(const WorldState& state) {
-    impl_->stepper.restore(state);
+    const int particles = impl_->fluid ? impl_->fluid->num_particles() : 0;
+    if (static_cast<int>(state.fluid.x.size()) != particles)
+        throw InputError("world state has " + std::to_string(state.fluid.x.size()) +
+                         " fluid particles, the world has " + std::to_string(particles));
+    WorldState bodies = state;
+    bodies.fluid = {};
+    impl_->stepper.restore(bodies);
+    if (impl_->fluid) impl_->fluid->restore(state.fluid);
+}
+int World::num_fluid_particles() const {
+    return impl_->fluid ? impl_->fluid->num_particles() : 0;
+}
+const FluidParticles* World::fluid_particles() const {
+    return impl_->fluid ? &impl_->fluid->particles() : nullptr;
 }
 void World::save_state(const std::string& path) const {
     save_world_state(capture_state(), path);

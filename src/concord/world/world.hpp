@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "concord/body/affine_body.hpp"
+#include "concord/fluid/iisph.hpp"
 #include "concord/scene/scene_spec.hpp"
 #include "concord/solver/solver_params.hpp"
 #include "concord/world/step_stats.hpp"
@@ -43,6 +44,10 @@ class World {
     /// Scene scale l: bounding-box diagonal of the initial scene (used by stopping criteria).
     double scene_scale() const;
 
+    /// The scene's fluid (docs/fluids.md): its particle count (0 without one), and the particles
+    /// (null without one; they change during step() and restore_state()).
+    int num_fluid_particles() const;
+    const FluidParticles* fluid_particles() const;
     /// Joints: the scene's robots' joints and its "joints", in the order of spec().joints.
     int num_joints() const;
     const JointSpec& joint(int j) const;

@@ -15,11 +15,12 @@ namespace concord {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'N', 'C', 'R', 'D', 'S', 'T', 'A'};
+// Version 5 appends the fluid's particles (a byte count, then fluid_state_bytes).
 // Version 4 appends the augmented-Lagrangian contact multipliers (a byte count, then
 // al_memory_bytes). Version 3 stores the number of coordinates (elastic bodies add modal ones to the 12 per
 // body) and the number of bodies after the header's other fields; version 2 stored the
 // coordinates only and version 1 the bodies only; both are still read.
-constexpr std::uint32_t kVersion = 4;
+constexpr std::uint32_t kVersion = 5;
 constexpr std::uint32_t kByteOrderMark = 0x01020304;
 
 template <typename T>
@@ -38,6 +39,26 @@ bool same_bits(const VecX& a, const VecX& b) {
                                          sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
 }
 
+/// A section of bytes: its size (uint64), then the bytes. The size must fit in what the stream
+/// still holds (when it can tell).
+std::vector<std::uint8_t> read_section(std::istream& in, const std::string& path,
+                                       const std::string& what) {
+    std::uint64_t size = 0;
+    if (!get(in, size)) throw InputError(path + ": truncated " + what);
+    const auto at = in.tellg();
+    if (at != std::istream::pos_type(-1)) {
+        in.seekg(0, std::ios::end);
+        const auto end = in.tellg();
+        in.seekg(at);
+        if (end != std::istream::pos_type(-1) && static_cast<std::uint64_t>(end - at) < size)
+            throw InputError(path + ": truncated " + what);
+    }
+    std::vector<std::uint8_t> packed(static_cast<std::size_t>(size));
+    if (!in.read(reinterpret_cast<char*>(packed.data()), static_cast<std::streamsize>(size)))
+        throw InputError(path + ": truncated " + what);
+    return packed;
+}
+
 bool same_bits(double a, double b) {
     return std::memcmp(&a, &b, sizeof(double)) == 0;
 }
@@ -48,7 +69,8 @@ bool WorldState::bitwise_equal(const WorldState& o) const {
     return same_bits(time, o.time) && steps == o.steps && same_bits(q, o.q) &&
            same_bits(q_dot, o.q_dot) && same_bits(barrier_stiffness, o.barrier_stiffness) &&
            time_step_level == o.time_step_level && level_successes == o.level_successes &&
-           al_memory_bytes(contact_multipliers) == al_memory_bytes(o.contact_multipliers);
+           al_memory_bytes(contact_multipliers) == al_memory_bytes(o.contact_multipliers) &&
+           fluid_state_bytes(fluid) == fluid_state_bytes(o.fluid);
 }
 
 void check_state_fits(const WorldState& s, int num_bodies, Eigen::Index num_coordinates) {
@@ -85,6 +107,9 @@ void write_world_state(std::ostream& out, const WorldState& s) {
     put(out, static_cast<std::uint64_t>(multipliers.size()));
     out.write(reinterpret_cast<const char*>(multipliers.data()),
               static_cast<std::streamsize>(multipliers.size()));
+    const std::vector<std::uint8_t> fluid = fluid_state_bytes(s.fluid);
+    put(out, static_cast<std::uint64_t>(fluid.size()));
+    out.write(reinterpret_cast<const char*>(fluid.data()), static_cast<std::streamsize>(fluid.size()));
 }
 
 void save_world_state(const WorldState& s, const std::string& path) {
@@ -146,25 +171,16 @@ WorldState read_world_state(std::istream& in, const std::string& path) {
         throw InputError(path + ": truncated state (expected " + std::to_string(coordinates) +
                          " coordinates)");
     if (version >= 4) {
-        std::uint64_t size = 0;
-        if (!get(in, size)) throw InputError(path + ": truncated contact multipliers");
-        // Like the coordinates: the count must fit in what the stream still holds.
-        const auto at = in.tellg();
-        if (at != std::istream::pos_type(-1)) {
-            in.seekg(0, std::ios::end);
-            const auto end = in.tellg();
-            in.seekg(at);
-            if (end != std::istream::pos_type(-1) && static_cast<std::uint64_t>(end - at) < size)
-                throw InputError(path + ": truncated contact multipliers");
-        }
-        std::vector<std::uint8_t> packed(static_cast<std::size_t>(size));
-        if (!in.read(reinterpret_cast<char*>(packed.data()), static_cast<std::streamsize>(size)))
-            throw InputError(path + ": truncated contact multipliers");
+        const std::vector<std::uint8_t> packed = read_section(in, path, "contact multipliers");
         try {
             s.contact_multipliers = al_memory_from_bytes(packed);
         } catch (const std::runtime_error& e) {
             throw InputError(path + ": " + e.what());
         }
+    }
+    if (version >= 5) {
+        const std::vector<std::uint8_t> packed = read_section(in, path, "fluid state");
+        s.fluid = fluid_state_from_bytes(packed, path);
     }
     return s;
 }

@@ -7,6 +7,7 @@
 
 #include "concord/math/types.hpp"
 #include "concord/world/al_contact_memory.hpp"
+#include "concord/world/fluid_state.hpp"
 
 namespace concord {
 
@@ -27,6 +28,9 @@ struct WorldState {
     /// Augmented-Lagrangian contact: the active set and multipliers the next step starts from
     /// (empty with the barrier).
     AlContactMemory contact_multipliers;
+    /// The fluid's particles (empty without a fluid). World keeps them outside its stepper and
+    /// fills this member in capture_state().
+    FluidState fluid;
 
     /// Bitwise equality (NaNs with equal bits compare equal, -0 differs from +0).
     bool bitwise_equal(const WorldState& other) const;

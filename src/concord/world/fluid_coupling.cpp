@@ -1,0 +1,384 @@
+#include "concord/world/fluid_coupling.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <sstream>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "concord/fluid/fluid_sampling.hpp"
+#include "concord/geometry/mesh_io.hpp"
+#include "concord/geometry/mesh_validation.hpp"
+#include "concord/math/error.hpp"
+#include "concord/world/kinematic_motion.hpp"
+
+namespace concord {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+// What one particle costs during a step, from the arrays of FluidParticles and IisphSolver and
+// about 40 neighbours: the memory estimate's unit.
+constexpr double kBytesPerParticle = 400.0;
+// Per boundary sample (position, velocity, psi, impulse, grid).
+constexpr double kBytesPerSample = 100.0;
+// Fluid steps cover the body step with CFL number 0.4 over the lattice spacing.
+constexpr double kCfl = 0.4;
+
+Mat3 frame_of(const VecX& q, int b) {
+    Mat3 A;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) A(i, j) = q[12 * b + 3 + 3 * i + j];
+    return A;
+}
+
+std::string block_name(const FluidBlockSpec& f) { return "fluid \"" + f.name + "\""; }
+
+TriMesh scaled_mesh(const FluidBlockSpec& f) {
+    TriMesh m = load_mesh(f.resolved_mesh_file);
+    for (int v = 0; v < m.num_vertices(); ++v)
+        for (int a = 0; a < 3; ++a) m.vertices(v, a) *= f.mesh_scale[a];
+    return m;
+}
+
+double physical_memory() {
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? static_cast<double>(pages) * static_cast<double>(size) : 8e9;
+}
+
+std::string gigabytes(double bytes) {
+    std::ostringstream s;
+    s.precision(3);
+    s << bytes / 1e9 << " GB";
+    return s.str();
+}
+
+/// An orthonormal pair spanning the plane with normal n.
+std::pair<Vec3, Vec3> plane_axes(const Vec3& n) {
+    const Vec3 u = n.normalized();
+    const Vec3 t1 = (std::abs(u.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY()).cross(u).normalized();
+    return {t1, u.cross(t1)};
+}
+
+}  // namespace
+
+FluidCoupling::FluidCoupling(const WorldModel& model)
+    : solver_([&] {
+          const FluidBlockSpec& f = model.spec.fluids.front();
+          FluidMaterial m;
+          m.particle_radius = f.particle_radius;
+          m.rest_density = f.rest_density;
+          m.viscosity = f.viscosity;
+          m.density_tolerance = f.density_tolerance;
+          return m;
+      }()) {
+    const SceneSpec& spec = model.spec;
+    const FluidMaterial& mat = solver_.material();
+    const double spacing = mat.spacing();
+
+    // Count first: refuse what would not fit before allocating anything.
+    std::vector<TriMesh> meshes(spec.fluids.size());
+    AABB fluid_box;
+    double particles = 0.0;
+    for (std::size_t i = 0; i < spec.fluids.size(); ++i) {
+        const FluidBlockSpec& f = spec.fluids[i];
+        AABB box(f.block_min, f.block_max);
+        if (!f.has_block) {
+            meshes[i] = scaled_mesh(f);
+            const MeshReport report = validate_mesh(meshes[i]);
+            if (!report.closed)
+                throw InputError(block_name(f) + ": mesh " + f.mesh_file + " is not closed");
+            box = meshes[i].bounds();
+        }
+        fluid_box.expand(box);
+        particles += static_cast<double>(box_lattice_count(box.min, box.max, spacing));
+    }
+    // Plane patches: the fluid's box widened by its largest extent on every side.
+    const double reach = fluid_box.extent().maxCoeff() + mat.support_radius();
+    const double patch = 2.0 * (0.5 * fluid_box.extent().norm() + reach);
+    const double b = boundary_sample_spacing(mat);
+    const double per_plane = std::pow(std::floor(patch / b) + 1.0, 2.0);
+    double samples = per_plane * static_cast<double>(model.planes.size());
+    for (const AffineBody& body : model.bodies) {
+        const double area = [&] {
+            double a = 0.0;
+            const auto& V = body.mesh.vertices;
+            for (int t = 0; t < body.mesh.num_faces(); ++t)
+                a += 0.5 * (V.row(body.mesh.faces(t, 1)) - V.row(body.mesh.faces(t, 0)))
+                               .cross(V.row(body.mesh.faces(t, 2)) - V.row(body.mesh.faces(t, 0)))
+                               .norm();
+            return a;
+        }();
+        samples += 2.0 * area / (b * b) + body.mesh.num_vertices() + body.mesh.num_edges();
+    }
+    const double need = particles * kBytesPerParticle + samples * kBytesPerSample;
+    const double have = physical_memory();
+    if (need > 0.5 * have || particles > 1e9)
+        throw InputError("fluids: " + std::to_string(static_cast<long long>(particles)) +
+                         " particles and " + std::to_string(static_cast<long long>(samples)) +
+                         " boundary samples would need about " + gigabytes(need) +
+                         ", more than half of this machine's memory (" + gigabytes(have) +
+                         "); use a larger particle_radius or smaller blocks");
+
+    // Boundary samples: every body's surface, and a patch of every plane around the fluid.
+    closed_.resize(model.bodies.size());
+    for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+        const AffineBody& body = model.bodies[i];
+        closed_[i] = validate_mesh(body.mesh).closed;
+        BodySamples s;
+        s.body = static_cast<int>(i);
+        s.local = sample_surface(body.mesh, b, boundary_sample_depth(mat));
+        s.psi = boundary_psi(s.local, mat);
+        bodies_.push_back(std::move(s));
+    }
+    for (const HalfSpace& plane : model.planes) {
+        const auto [t1, t2] = plane_axes(plane.normal);
+        const Vec3 n = plane.normal.normalized();
+        // The patch's centre below the fluid's, the samples r behind the plane (see
+        // boundary_sample_depth).
+        const Vec3 c = fluid_box.center() - n * n.dot(fluid_box.center() - plane.point) -
+                       boundary_sample_depth(mat) * n;
+        const int k = static_cast<int>(std::floor(0.5 * patch / b));
+        std::vector<Vec3> pts;
+        for (int i = -k; i <= k; ++i)
+            for (int j = -k; j <= k; ++j) pts.push_back(c + (i * b) * t1 + (j * b) * t2);
+        const std::vector<double> psi = boundary_psi(pts, mat);
+        planes_.x.insert(planes_.x.end(), pts.begin(), pts.end());
+        planes_.psi.insert(planes_.psi.end(), psi.begin(), psi.end());
+    }
+    planes_.v.assign(planes_.x.size(), Vec3::Zero());
+
+    // The particles: lattices clear of the boundary, none inside a body.
+    const WorldState start = model.initial_world_state();
+    place_samples(body_motions(model, start, 1.0));
+    fluid_.mass = lattice_particle_mass(mat);
+    for (std::size_t i = 0; i < spec.fluids.size(); ++i) {
+        const FluidBlockSpec& f = spec.fluids[i];
+        std::vector<Vec3> pts = f.has_block ? box_lattice(f.block_min, f.block_max, spacing)
+                                            : mesh_lattice(meshes[i], spacing);
+        pts = points_clear_of(pts, boundary_.x, boundary_clearance(mat));
+        if (pts.empty())
+            throw InputError(block_name(f) + ": the block holds no particle (particles are laid " +
+                             std::to_string(spacing) + " m apart, at least that far from bodies)");
+        std::string where;
+        const int inside = count_inside(model, start.q, pts, &where);
+        if (inside > 0)
+            throw InputError(block_name(f) + ": " + std::to_string(inside) +
+                             " particles start inside " + where + " (move the block or the body)");
+        fluid_.add(pts, f.velocity);
+    }
+}
+
+FluidState FluidCoupling::capture() const { return {fluid_.x, fluid_.v, fluid_.pressure}; }
+
+void FluidCoupling::restore(const FluidState& s) {
+    if (s.x.size() != fluid_.size() || s.v.size() != fluid_.size() ||
+        s.pressure.size() != fluid_.size())
+        throw InputError("fluid state: " + std::to_string(s.x.size()) + " particles, the scene's fluid has " +
+                         std::to_string(fluid_.size()));
+    for (std::size_t i = 0; i < s.x.size(); ++i)
+        if (!s.x[i].allFinite() || !s.v[i].allFinite() || !std::isfinite(s.pressure[i]))
+            throw InputError("fluid state: particle " + std::to_string(i) + " is not finite");
+    fluid_.x = s.x;
+    fluid_.v = s.v;
+    fluid_.pressure = s.pressure;
+}
+
+std::vector<FluidCoupling::BodyMotion> FluidCoupling::body_motions(const WorldModel& model,
+                                                                   const WorldState& s,
+                                                                   double h) const {
+    std::vector<BodyMotion> motion(bodies_.size());
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        const int b = bodies_[k].body;
+        const auto i = static_cast<std::size_t>(b);
+        BodyMotion& m = motion[k];
+        m.q = s.q.segment<12>(12 * b);
+        m.dynamic = model.dynamic[i];
+        if (model.dynamic[i])
+            m.q_dot = s.q_dot.segment<12>(12 * b);
+        else if (model.kinematic[i])
+            m.q_dot = (kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial,
+                                       s.time + h) -
+                       m.q) /
+                      h;
+    }
+    return motion;
+}
+
+void FluidCoupling::place_samples(const std::vector<BodyMotion>& motion) {
+    const std::size_t planes = planes_.size();
+    boundary_.x.resize(planes);
+    boundary_.v.resize(planes);
+    boundary_.psi.resize(planes);
+    std::copy(planes_.x.begin(), planes_.x.end(), boundary_.x.begin());
+    std::copy(planes_.v.begin(), planes_.v.end(), boundary_.v.begin());
+    std::copy(planes_.psi.begin(), planes_.psi.end(), boundary_.psi.begin());
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        const BodySamples& bs = bodies_[k];
+        const Vec12& q = motion[k].q;
+        const Vec12& qd = motion[k].q_dot;
+        Mat3 A, Ad;
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                A(r, c) = q[3 + 3 * r + c];
+                Ad(r, c) = qd[3 + 3 * r + c];
+            }
+        for (std::size_t j = 0; j < bs.local.size(); ++j) {
+            const Vec3& X = bs.local[j];
+            boundary_.x.push_back(q.head<3>() + A * X);
+            boundary_.v.push_back(qd.head<3>() + Ad * X);
+            boundary_.psi.push_back(bs.psi[j]);
+        }
+    }
+}
+
+std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldState& s, double h,
+                                          FluidStepStats& stats) {
+    const auto t_start = Clock::now();
+    auto t0 = Clock::now();
+    std::vector<BodyMotion> motion = body_motions(model, s, h);
+    place_samples(motion);
+    // Fluid steps: each one CFL-limited by the speeds at its start (particles, plus what
+    // gravity adds over the step, and boundary samples), the rest of the body step split evenly.
+    const double g = model.spec.gravity.norm();
+    const double spacing = solver_.material().spacing();
+    auto cfl_step = [&] {
+        double vmax = g * h;
+        for (const Vec3& v : fluid_.v) vmax = std::max(vmax, v.norm() + g * h);
+        for (const Vec3& v : boundary_.v) vmax = std::max(vmax, v.norm() + g * h);
+        return kCfl * spacing / std::max(vmax, 1e-12);
+    };
+    std::vector<Vec12> out(model.bodies.size(), Vec12::Zero());
+    std::vector<Vec3> impulse;
+    stats.t_coupling += seconds(t0);
+    double t = 0.0;
+    for (int k = 0;; ++k) {
+        const double left = h - t;
+        if (left <= 1e-9 * h) break;
+        if (k > 0) place_samples(motion);
+        double parts = std::ceil(left / cfl_step() * (1.0 - 1e-12));
+        if (k + 1 >= kMaxSubsteps) {  // bounded work: the last step takes what is left
+            parts = 1.0;
+            stats.converged = false;
+        }
+        const double dt = parts <= 1.0 ? left : left / parts;
+        t = parts <= 1.0 ? h : t + dt;
+        ++stats.substeps;
+        impulse.assign(boundary_.size(), Vec3::Zero());
+        const IisphStepStats st = solver_.step(fluid_, boundary_, model.spec.gravity, dt, impulse);
+        stats.pressure_iterations += st.pressure_iterations;
+        stats.density_error = std::max(stats.density_error, st.density_error);
+        stats.converged = stats.converged && st.converged;
+        stats.t_neighbors += st.t_neighbors;
+        stats.t_pressure += st.t_pressure;
+        // The bodies' generalised impulses of this fluid step; the dynamic bodies' motion, as
+        // far as the fluid sees it, responds to them (and their external forces) within the
+        // body step, so that the fluid does not keep pushing against a body that has already
+        // been stopped (two-way coupling per fluid step, Akinci et al. 2012).
+        t0 = Clock::now();
+        std::size_t at = planes_.size();
+        for (std::size_t j = 0; j < bodies_.size(); ++j) {
+            const BodySamples& bs = bodies_[j];
+            Vec12 gen = Vec12::Zero();
+            for (std::size_t m = 0; m < bs.local.size(); ++m, ++at) {
+                const Vec3& I = impulse[at];
+                const Vec3& X = bs.local[m];
+                gen.head<3>() += I;
+                for (int r = 0; r < 3; ++r) gen.segment<3>(3 + 3 * r) += I[r] * X;
+            }
+            const auto b = static_cast<std::size_t>(bs.body);
+            out[b] += gen;
+            BodyMotion& mo = motion[j];
+            if (mo.dynamic)
+                mo.q_dot += model.masses[b].ldlt().solve(gen) +
+                            dt * model.initial_external_acceleration[b];
+            mo.q += dt * mo.q_dot;
+        }
+        stats.t_coupling += seconds(t0);
+    }
+    stats.particles = num_particles();
+    stats.t_fluid += seconds(t_start);
+    return out;
+}
+
+int FluidCoupling::particles_in_bodies(const WorldModel& model, const VecX& q) const {
+    return count_inside(model, q, fluid_.x, nullptr);
+}
+
+int FluidCoupling::count_inside(const WorldModel& model, const VecX& q,
+                                const std::vector<Vec3>& x, std::string* where) const {
+    struct Placed {
+        std::size_t body;
+        Vec3 p;
+        Mat3 Ainv;
+        AABB world, local;
+    };
+    std::vector<Placed> placed;
+    for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+        if (!closed_[b]) continue;
+        Placed pl;
+        pl.body = b;
+        pl.p = q.segment<3>(12 * static_cast<Eigen::Index>(b));
+        const Mat3 A = frame_of(q, static_cast<int>(b));
+        pl.Ainv = A.inverse();
+        pl.local = model.bodies[b].mesh.bounds();
+        for (int c = 0; c < 8; ++c) {
+            const Vec3 corner((c & 1) ? pl.local.max.x() : pl.local.min.x(),
+                              (c & 2) ? pl.local.max.y() : pl.local.min.y(),
+                              (c & 4) ? pl.local.max.z() : pl.local.min.z());
+            pl.world.expand(pl.p + A * corner);
+        }
+        placed.push_back(pl);
+    }
+    std::atomic<int> count{0};
+    // The first point inside, for the message (the lowest index: the same whatever the threads).
+    std::atomic<std::size_t> first{x.size()};
+    std::atomic<int> first_what{-2};  // -1: a plane; b >= 0: placed[b]
+    std::mutex first_mutex;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, x.size(), 1024), [&](const auto& r) {
+        int local_count = 0;
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+            int what = -2;
+            for (const HalfSpace& plane : model.planes)
+                if ((x[i] - plane.point).dot(plane.normal) < 0.0) what = -1;
+            for (std::size_t k = 0; k < placed.size() && what == -2; ++k) {
+                const Placed& pl = placed[k];
+                if ((x[i].array() < pl.world.min.array()).any() ||
+                    (x[i].array() > pl.world.max.array()).any())
+                    continue;
+                if (point_in_closed_mesh(model.bodies[pl.body].mesh, pl.Ainv * (x[i] - pl.p)))
+                    what = static_cast<int>(pl.body);
+            }
+            if (what == -2) continue;
+            ++local_count;
+            if (where) {
+                std::lock_guard<std::mutex> lock(first_mutex);
+                if (i < first.load()) {
+                    first = i;
+                    first_what = what;
+                }
+            }
+        }
+        count += local_count;
+    });
+    if (where && count.load() > 0)
+        *where = first_what.load() < 0
+                     ? std::string("a plane")
+                     : "body \"" + model.bodies[static_cast<std::size_t>(first_what.load())].name + "\"";
+    return count.load();
+}
+
+}  // namespace concord

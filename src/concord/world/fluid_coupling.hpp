@@ -1,0 +1,86 @@
+// The scene's fluid and its two-way coupling with the bodies (issue 16; docs/fluids.md).
+//
+// The fluid (fluid/iisph.hpp) is advanced first in every body step, in CFL-limited fluid steps
+// that cover the body step, against boundary samples on every body's surface and on the planes
+// (Akinci et al. 2012). Within the body step the samples follow a prediction of their body's
+// motion: its velocity at the step's start, changed after every fluid step by that step's fluid
+// impulse and the body's external forces (contacts are not predicted). The impulse the fluid's
+// pressure exerts on a body's samples over the whole body step is turned into the generalised
+// force J^T f of the affine map (12 numbers) and enters that body's predicted state
+// q~ = q + h q' + h^2 M^-1 (f_ext + f_fluid): the body step sees the force once, and it is
+// exactly opposite to what the fluid received (Newton's third law, tested). Reduced elastic
+// bodies couple through their floating frame (x = p + A X, modes not sampled).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "concord/fluid/iisph.hpp"
+#include "concord/world/fluid_state.hpp"
+#include "concord/world/step_stats.hpp"
+#include "concord/world/world_model.hpp"
+
+namespace concord {
+
+class FluidCoupling {
+  public:
+    /// Lays out the scene's fluid blocks (lattice points nearer than the boundary clearance to
+    /// a boundary sample are left out) and samples the bodies and planes. Throws InputError
+    /// naming the block for a block that holds no particle, particles that start inside a body
+    /// (naming it), or more particles than this machine's memory allows (estimated before
+    /// anything is allocated).
+    explicit FluidCoupling(const WorldModel& model);
+
+    int num_particles() const { return static_cast<int>(fluid_.size()); }
+    const FluidParticles& particles() const { return fluid_; }
+    const FluidMaterial& material() const { return solver_.material(); }
+
+    FluidState capture() const;
+    /// Throws InputError when the state has another particle count or is not finite.
+    void restore(const FluidState& s);
+
+    /// Advances the fluid over the body step [t, t + h] of state s (kinematic bodies move to
+    /// their position at t + h). Returns, per body, the generalised impulse of the fluid on its
+    /// affine coordinates over the step (zero for bodies without samples).
+    std::vector<Vec12> advance(const WorldModel& model, const WorldState& s, double h,
+                               FluidStepStats& stats);
+
+    /// Particles inside a body's closed surface or behind a plane in state q.
+    int particles_in_bodies(const WorldModel& model, const VecX& q) const;
+
+    /// The largest number of fluid steps one body step may take (bounded work): beyond it the
+    /// step is taken with this many, and stats.converged is false.
+    static constexpr int kMaxSubsteps = 1000;
+
+  private:
+    /// Points of x inside a closed body surface or behind a plane in state q; *where (if given)
+    /// names what holds the first of them.
+    int count_inside(const WorldModel& model, const VecX& q, const std::vector<Vec3>& x,
+                     std::string* where) const;
+
+    struct BodySamples {
+        int body = -1;
+        std::vector<Vec3> local;  ///< X, body-local
+        std::vector<double> psi;
+    };
+    /// A body's affine state and rate as the fluid sees it during a body step.
+    struct BodyMotion {
+        Vec12 q = Vec12::Zero(), q_dot = Vec12::Zero();
+        bool dynamic = false;
+    };
+    /// At the step's start: dynamic bodies at q with q', kinematic ones heading for their
+    /// position at t + h, static ones still.
+    std::vector<BodyMotion> body_motions(const WorldModel& model, const WorldState& s,
+                                         double h) const;
+    /// boundary_: the plane samples, then every body's samples placed by `motion`.
+    void place_samples(const std::vector<BodyMotion>& motion);
+
+    IisphSolver solver_;
+    FluidParticles fluid_;
+    std::vector<BodySamples> bodies_;
+    BoundarySamples planes_;  ///< static: patches of the planes around the fluid
+    BoundarySamples boundary_;
+    std::vector<bool> closed_;  ///< per body: its mesh is closed (the inside check applies)
+};
+
+}  // namespace concord

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# A scene with a fluid (issue 16) through `concord run`: fluid/NNNNNN.npy for every frame (a
+# NumPy 1.0 file of float32 (n, 5), read here without numpy), stats.fluid on every line, no
+# particle inside a body; a resumed run writes the same fluid files as an uninterrupted one;
+# bad fluid input and distributed runs of a fluid scene are one-line errors with exit code 2.
+set -uo pipefail
+concord="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+cat >"$tmp/scene.json" <<'JSON'
+{
+  "name": "fluid-cli", "time_step": 0.0025, "frames": 6, "substeps": 2,
+  "materials": { "wall": { "density": 1000 }, "cork": { "density": 300 } },
+  "bodies": [
+    { "name": "tank", "shape": { "container": { "size": [0.2, 0.2, 0.2], "wall_thickness": 0.02 } },
+      "material": "wall", "motion": "static", "position": [0, 0.09, 0] },
+    { "name": "cork", "shape": { "box": { "size": [0.05, 0.05, 0.05] } }, "material": "cork",
+      "position": [0, 0.15, 0] }
+  ],
+  "fluids": [ { "name": "water", "block": { "min": [-0.1, 0, -0.1], "max": [0.1, 0.1, 0.1] },
+                "particle_radius": 0.01 } ]
+}
+JSON
+
+"$concord" run "$tmp/scene.json" --out "$tmp/out" --threads 2 >"$tmp/run.log" 2>&1 ||
+    fail "run: $(tail -3 "$tmp/run.log")"
+python3 - "$tmp/out" <<'PY' || fail "fluid output"
+import json, os, struct, sys
+out = sys.argv[1]
+lines = [json.loads(l) for l in open(os.path.join(out, "frames.jsonl"))]
+assert len(lines) == 7, len(lines)
+for line in lines:
+    f = line["stats"]["fluid"]
+    path = os.path.join(out, "fluid", "%06d.npy" % line["frame"])
+    data = open(path, "rb").read()
+    assert data[:6] == b"\x93NUMPY" and data[6:8] == b"\x01\x00", path
+    hlen = struct.unpack("<H", data[8:10])[0]
+    assert (10 + hlen) % 64 == 0, "header not padded to 64 bytes"
+    header = data[10:10 + hlen].decode("latin1")
+    n = f["particles"]
+    assert header.startswith("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, 5), }" % n), header
+    body = data[10 + hlen:]
+    assert len(body) == n * 5 * 4, (len(body), n)
+    rows = struct.unpack("<%df" % (n * 5), body)
+    ys = rows[1::5]
+    assert min(ys) > -0.01 and max(ys) < 0.2, (min(ys), max(ys))
+    assert all(p >= 0 for p in rows[4::5]), "negative pressure"
+    if line["frame"] > 0:
+        assert f["substeps"] >= 2 and f["pressure_iterations"] >= 4, f
+        assert f["particles_in_bodies"] == 0, f
+        assert f["t_fluid"] > 0, f
+print("fluid output: %d frames of %d particles" % (len(lines), lines[0]["stats"]["fluid"]["particles"]))
+PY
+
+# Resume: 3 frames with checkpoints, then on to 6, against the run above.
+"$concord" run "$tmp/scene.json" --out "$tmp/res" --frames 3 --checkpoint-every 1 --threads 2 >"$tmp/res1.log" 2>&1 ||
+    fail "first part: $(tail -3 "$tmp/res1.log")"
+"$concord" run "$tmp/scene.json" --out "$tmp/res" --resume --threads 2 >"$tmp/res2.log" 2>&1 ||
+    fail "resume: $(tail -3 "$tmp/res2.log")"
+for k in 0 1 2 3 4 5 6; do
+    cmp -s "$tmp/out/fluid/00000$k.npy" "$tmp/res/fluid/00000$k.npy" || fail "resumed fluid frame $k differs"
+done
+echo "resume: the same fluid files as the uninterrupted run"
+
+expect_error() {  # name, expected text, concord arguments...
+    local name="$1" text="$2"
+    shift 2
+    local err rc
+    err="$("$concord" "$@" 2>&1 >/dev/null)"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$name: exit code $rc, expected 2 ($err)"
+    [ "$(wc -l <<<"$err")" -eq 1 ] || fail "$name: more than one line: $err"
+    grep -qF -- "$text" <<<"$err" || fail "$name: '$text' not in: $err"
+    echo "ok   $name: $err"
+}
+python3 - "$tmp/scene.json" "$tmp/inside.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["bodies"][1]["position"] = [0, 0.055, 0]
+s["bodies"][1]["shape"] = {"box": {"size": [0.1, 0.1, 0.1]}}
+json.dump(s, open(sys.argv[2], "w"))
+PY
+expect_error inside "start inside body \"cork\"" run "$tmp/inside.json" --out "$tmp/x1"
+[ ! -e "$tmp/x1/frames.jsonl" ] || fail "inside: output written"
+expect_error distributed "fluids: distributed runs do not simulate fluids" run "$tmp/scene.json" --out "$tmp/x2" --workers 2
+python3 - "$tmp/scene.json" "$tmp/zero.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["fluids"][0]["particle_radius"] = 0
+json.dump(s, open(sys.argv[2], "w"))
+PY
+expect_error zero-radius "fluids[0].particle_radius" run "$tmp/zero.json" --out "$tmp/x3"
