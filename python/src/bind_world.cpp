@@ -126,6 +126,34 @@ py::array_t<double> state_view(const VecX& v, py::handle owner, bool writeable,
     return a;
 }
 
+py::bytes as_bytes(const std::vector<std::uint8_t>& b) {
+    return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+enum class FluidColumn { Position, Velocity, Pressure };
+
+/// A read-only numpy view of the fluid's particles, kept alive by the world object. The
+/// particle arrays keep their size and storage for the world's lifetime (steps and restores
+/// assign them in place), as q does.
+py::array_t<double> fluid_view(py::handle self, FluidColumn c) {
+    const World& w = self.cast<WorldHandle&>().world;
+    const FluidParticles* f = w.fluid_particles();
+    const auto n = static_cast<py::ssize_t>(f ? f->size() : 0);
+    static const double none = 0.0;
+    py::array_t<double> a;
+    if (c == FluidColumn::Pressure) {
+        a = py::array_t<double>({n}, {py::ssize_t(sizeof(double))}, f ? f->pressure.data() : &none,
+                                self);
+    } else {
+        const std::vector<Vec3>* v = f ? (c == FluidColumn::Position ? &f->x : &f->v) : nullptr;
+        a = py::array_t<double>({n, py::ssize_t(3)},
+                                {py::ssize_t(sizeof(Vec3)), py::ssize_t(sizeof(double))},
+                                v ? v->front().data() : &none, self);
+    }
+    a.attr("setflags")(py::arg("write") = false);
+    return a;
+}
+
 /// Copies an array into a state vector `dst` of fixed size whose first 12 B numbers are the
 /// bodies' affine ones: a (B, 12) array replaces those and keeps the modal coordinates after
 /// them; a flat array of dst's whole size replaces everything.
@@ -358,7 +386,9 @@ void bind_world(py::module_& m) {
                               static_cast<std::size_t>(s.q.size()) * sizeof(double)),
                     py::bytes(reinterpret_cast<const char*>(s.q_dot.data()),
                               static_cast<std::size_t>(s.q_dot.size()) * sizeof(double)),
-                    s.barrier_stiffness, s.time_step_level, s.level_successes, s.num_bodies);
+                    s.barrier_stiffness, s.time_step_level, s.level_successes, s.num_bodies,
+                    as_bytes(fluid_state_bytes(s.fluid)),
+                    as_bytes(al_memory_bytes(s.contact_multipliers)));
             },
             [](const py::tuple& t) {
                 WorldState s;
@@ -373,6 +403,12 @@ void bind_world(py::module_& m) {
                 s.time_step_level = t[5].cast<int>();
                 s.level_successes = t[6].cast<int>();
                 if (t.size() > 7) s.num_bodies = t[7].cast<int>();  // older pickles: unknown
+                auto bytes_of = [&](std::size_t i) {
+                    const std::string b = t[i].cast<std::string>();
+                    return std::vector<std::uint8_t>(b.begin(), b.end());
+                };
+                if (t.size() > 8) s.fluid = fluid_state_from_bytes(bytes_of(8), "pickled WorldState");
+                if (t.size() > 9) s.contact_multipliers = al_memory_from_bytes(bytes_of(9));
                 return s;
             }));
 
@@ -564,6 +600,23 @@ void bind_world(py::module_& m) {
                 return state_view(w.velocity_vector(), self, false, w.num_bodies());
             },
             "(B, 12) read-only live view of dq/dt. Set with set_q_dot.")
+        .def_property_readonly(
+            "num_fluid_particles",
+            [](WorldHandle& h) { return h.world.num_fluid_particles(); },
+            "Particles of the scene's fluid (0 without one; docs/fluids.md).")
+        .def_property_readonly(
+            "fluid_x",
+            [](py::object self) { return fluid_view(self, FluidColumn::Position); },
+            "(n, 3) read-only numpy view of the fluid's particle positions, live like q (no copy); "
+            "(0, 3) without a fluid.")
+        .def_property_readonly(
+            "fluid_v",
+            [](py::object self) { return fluid_view(self, FluidColumn::Velocity); },
+            "(n, 3) read-only live view of the fluid's particle velocities.")
+        .def_property_readonly(
+            "fluid_pressure",
+            [](py::object self) { return fluid_view(self, FluidColumn::Pressure); },
+            "(n,) read-only live view of the fluid's particle pressures, Pa.")
         .def(
             "set_q",
             [](WorldHandle& h, const py::array_t<double, py::array::c_style | py::array::forcecast>& q) {

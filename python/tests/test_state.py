@@ -159,3 +159,34 @@ def test_elastic_state_views_keep_the_modal_coordinates(root):
     assert w.modal_coordinates(elastic[0])[0] == eta[0] + 1e-3
     copy = pickle.loads(pickle.dumps(s))
     assert copy.num_bodies == B and copy.bitwise_equal(s)
+
+
+def test_fluid_particles_are_live_read_only_views(tmp_path):
+    import json
+    scene = {
+        "time_step": 0.0025,
+        "bodies": [{"name": "tank", "motion": "static", "position": [0, 0.09, 0],
+                    "shape": {"container": {"size": [0.2, 0.2, 0.2], "wall_thickness": 0.02}}}],
+        "fluids": [{"name": "water", "block": {"min": [-0.1, 0, -0.1], "max": [0.1, 0.1, 0.1]},
+                    "particle_radius": 0.01}],
+    }
+    path = tmp_path / "fluid.json"
+    path.write_text(json.dumps(scene))
+    w = concord.World(str(path))
+    n = w.num_fluid_particles
+    assert n > 100
+    x, v, p = w.fluid_x, w.fluid_v, w.fluid_pressure
+    assert x.shape == (n, 3) and v.shape == (n, 3) and p.shape == (n,)
+    assert not x.flags.writeable
+    start = x.copy()
+    w.step(60)  # the fluid falls onto the tank's floor (blocks start 1.6 r clear of it)
+    assert np.abs(x - start).max() > 0  # the same arrays show the new state
+    assert p.max() > 0 and v[:, 1].min() < 0
+    s = w.capture_state()
+    w.step(2)
+    later = x.copy()
+    w.restore_state(s)
+    w.step(2)
+    np.testing.assert_array_equal(x, later)
+    assert pickle.loads(pickle.dumps(s)) == s  # the particles travel with the state
+    assert concord.World(box_on_plane()).fluid_x.shape == (0, 3)

@@ -10,6 +10,7 @@
 #include "concord/io/output_reader.hpp"
 #include "concord/io/output_writer.hpp"
 #include "concord/io/step_stats_json.hpp"
+#include "concord/scene/json_node.hpp"
 #include "concord/scene/splitmix64.hpp"
 #include "io_test_util.hpp"
 
@@ -204,10 +205,47 @@ TEST(OutputWriter, RoundTripIsBitExact) {
     }
 }
 
+TEST(OutputWriter, FluidStatsRoundTripAndFold) {
+    StepStats s;
+    s.fluid = FluidStepStats{1234, 3, 17, 7.5e-4, false, 2, 0.5, 0.25, 0.125, 0.0625};
+    const StepStats back = step_stats_from_json(
+        JsonNode(nlohmann::json::parse(step_stats_to_json(s).dump()), "stats"));
+    ASSERT_TRUE(back.fluid.has_value());
+    const FluidStepStats& f = *back.fluid;
+    EXPECT_EQ(f.particles, 1234);
+    EXPECT_EQ(f.substeps, 3);
+    EXPECT_EQ(f.pressure_iterations, 17);
+    EXPECT_EQ(f.density_error, 7.5e-4);
+    EXPECT_FALSE(f.converged);
+    EXPECT_EQ(f.particles_in_bodies, 2);
+    EXPECT_EQ(f.t_fluid, 0.5);
+    EXPECT_EQ(f.t_neighbors, 0.25);
+    EXPECT_EQ(f.t_pressure, 0.125);
+    EXPECT_EQ(f.t_coupling, 0.0625);
+    EXPECT_FALSE(step_stats_from_json(JsonNode(nlohmann::json::parse(
+                                                   step_stats_to_json(StepStats{}).dump()),
+                                               "stats"))
+                     .fluid.has_value());
+    // A frame of two steps: counts and times add, the worst error and inside count stay.
+    StepStats frame, second = s;
+    second.fluid->density_error = 1e-4;
+    second.fluid->particles_in_bodies = 0;
+    second.fluid->converged = true;
+    accumulate_substep(frame, s, true);
+    accumulate_substep(frame, second, false);
+    EXPECT_EQ(frame.fluid->substeps, 6);
+    EXPECT_EQ(frame.fluid->pressure_iterations, 34);
+    EXPECT_EQ(frame.fluid->density_error, 7.5e-4);
+    EXPECT_EQ(frame.fluid->particles_in_bodies, 2);
+    EXPECT_FALSE(frame.fluid->converged);
+    EXPECT_EQ(frame.fluid->t_fluid, 1.0);
+}
+
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 336u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(sizeof(StepStats), 408u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(sizeof(FluidStepStats), 64u) << "FluidStepStats changed: update io/step_stats_json.cpp";
     // No distributed keys by default, and no body_contacts while it is empty.
     EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
     EXPECT_EQ(sizeof(DistributedStepStats), 136u)

@@ -31,6 +31,26 @@ void for_each_particle(std::size_t n, Fn&& fn) {
 // unstable: docs/fluids.md.)
 constexpr double kMirror = 1.0;
 
+/// Per query, a's neighbours, then b's with their indices shifted by `shift`.
+NeighborLists concatenate(const NeighborLists& a, const NeighborLists& b, int shift) {
+    NeighborLists out;
+    const std::size_t n = a.size();
+    out.offsets = a.offsets;  // n + 1 entries; the counts of b added below
+    std::int64_t added = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        added += b.count(i);
+        out.offsets[i + 1] += added;
+    }
+    out.index.resize(static_cast<std::size_t>(out.offsets[n]));
+    for_each_particle(n, [&](std::size_t i) {
+        auto at = static_cast<std::size_t>(out.offsets[i]);
+        for (auto s = a.begin(i); s < a.end(i); ++s) out.index[at++] = a.index[static_cast<std::size_t>(s)];
+        for (auto s = b.begin(i); s < b.end(i); ++s)
+            out.index[at++] = b.index[static_cast<std::size_t>(s)] + shift;
+    });
+    return out;
+}
+
 }  // namespace
 
 void FluidParticles::add(const std::vector<Vec3>& positions, const Vec3& velocity) {
@@ -70,8 +90,18 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
     auto t0 = Clock::now();
     fluid_grid_.build(x, H);
     ff_ = fluid_grid_.neighbors(x, H, true);
-    boundary_grid_.build(bx, H);
-    fb_ = boundary_grid_.neighbors(x, H, false);
+    const std::size_t fixed = std::min(boundary.fixed, boundary.size());
+    if (!fixed_built_ || fixed != fixed_count_ || boundary.fixed_version != fixed_version_) {
+        fixed_points_.assign(bx.begin(), bx.begin() + static_cast<std::ptrdiff_t>(fixed));
+        fixed_grid_.build(fixed_points_, H);
+        fixed_built_ = true;
+        fixed_count_ = fixed;
+        fixed_version_ = boundary.fixed_version;
+    }
+    moving_points_.assign(bx.begin() + static_cast<std::ptrdiff_t>(fixed), bx.end());
+    moving_grid_.build(moving_points_, H);
+    fb_ = concatenate(fixed_grid_.neighbors(x, H, false), moving_grid_.neighbors(x, H, false),
+                      static_cast<int>(fixed));
     stats.t_neighbors = seconds(t0);
 
     // 2-3. Density and advection.
@@ -183,7 +213,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
                 next = (1.0 - omega) * p[i] + omega / a_ii_[i] * (rho0 - rho_adv_[i] - sum);
             p_next_[i] = std::max(0.0, next);
         });
-        p.swap(p_next_);
+        std::copy(p_next_.begin(), p_next_.end(), p.begin());  // p keeps its storage (live views)
         double total = 0.0;  // in particle order: the same sum whatever the thread count
         for (std::size_t i = 0; i < n; ++i) total += compression_[i];
         stats.density_error = total / (static_cast<double>(n) * rho0);

@@ -17,6 +17,7 @@
 // over the step, is returned per boundary sample (Newton's third law holds term by term).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "concord/fluid/neighbor_grid.hpp"
@@ -53,6 +54,10 @@ struct FluidParticles {
 struct BoundarySamples {
     std::vector<Vec3> x, v;
     std::vector<double> psi;
+    /// The first `fixed` samples stand still (planes, static bodies): while `fixed_version`
+    /// stays the same from step to step, the solver keeps their neighbour grid.
+    std::size_t fixed = 0;
+    std::uint64_t fixed_version = 0;
 
     std::size_t size() const { return x.size(); }
 };
@@ -82,7 +87,11 @@ class IisphSolver {
   private:
     FluidMaterial material_;
     CubicSplineKernel kernel_;
-    NeighborGrid fluid_grid_, boundary_grid_;
+    NeighborGrid fluid_grid_, fixed_grid_, moving_grid_;
+    std::vector<Vec3> fixed_points_, moving_points_;  ///< what the two boundary grids index
+    bool fixed_built_ = false;
+    std::size_t fixed_count_ = 0;
+    std::uint64_t fixed_version_ = 0;
     NeighborLists ff_, fb_;
     // Per particle, reused between steps.
     std::vector<Vec3> v_adv_, d_ii_, dij_pj_;

@@ -135,11 +135,18 @@ FluidCoupling::FluidCoupling(const WorldModel& model)
 
     // Boundary samples: every body's surface, and a patch of every plane around the fluid.
     closed_.resize(model.bodies.size());
-    for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    for (std::size_t i = 0; i < model.bodies.size(); ++i)
+        closed_[i] = validate_mesh(model.bodies[i].mesh).closed;
+    // Static bodies' samples first: with the planes' they form the boundary's fixed part.
+    std::vector<std::size_t> order;
+    for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < model.bodies.size(); ++i)
+            if ((model.bodies[i].motion == MotionType::Static) == (pass == 0)) order.push_back(i);
+    for (const std::size_t i : order) {
         const AffineBody& body = model.bodies[i];
-        closed_[i] = validate_mesh(body.mesh).closed;
         BodySamples s;
         s.body = static_cast<int>(i);
+        s.is_static = body.motion == MotionType::Static;
         s.local = sample_surface(body.mesh, b, boundary_sample_depth(mat));
         s.psi = boundary_psi(s.local, mat);
         bodies_.push_back(std::move(s));
@@ -219,6 +226,19 @@ std::vector<FluidCoupling::BodyMotion> FluidCoupling::body_motions(const WorldMo
 }
 
 void FluidCoupling::place_samples(const std::vector<BodyMotion>& motion) {
+    // The fixed part: the planes and the static bodies, whose state changes only by a restore.
+    std::size_t fixed = planes_.size();
+    std::vector<Vec12> static_q;
+    for (std::size_t k = 0; k < bodies_.size(); ++k)
+        if (bodies_[k].is_static) {
+            static_q.push_back(motion[k].q);
+            fixed += bodies_[k].local.size();
+        }
+    if (static_q != fixed_q_) {
+        fixed_q_ = static_q;
+        ++boundary_.fixed_version;
+    }
+    boundary_.fixed = fixed;
     const std::size_t planes = planes_.size();
     boundary_.x.resize(planes);
     boundary_.v.resize(planes);

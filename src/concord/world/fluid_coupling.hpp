@@ -60,6 +60,7 @@ class FluidCoupling {
 
     struct BodySamples {
         int body = -1;
+        bool is_static = false;  ///< static bodies come first (the boundary's fixed part)
         std::vector<Vec3> local;  ///< X, body-local
         std::vector<double> psi;
     };
@@ -80,6 +81,7 @@ class FluidCoupling {
     std::vector<BodySamples> bodies_;
     BoundarySamples planes_;  ///< static: patches of the planes around the fluid
     BoundarySamples boundary_;
+    std::vector<Vec12> fixed_q_;  ///< the static bodies' states the fixed part was placed at
     std::vector<bool> closed_;  ///< per body: its mesh is closed (the inside check applies)
 };
 
