@@ -102,6 +102,24 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
     moving_grid_.build(moving_points_, H);
     fb_ = concatenate(fixed_grid_.neighbors(x, H, false), moving_grid_.neighbors(x, H, false),
                       static_cast<int>(fixed));
+    // Kernel gradients of every pair, once per step (the pressure iterations reuse them), and
+    // per particle the boundary's psi-weighted gradient sum.
+    gff_.resize(ff_.index.size());
+    gfb_.resize(fb_.index.size());
+    boundary_grad_.resize(n);
+    for_each_particle(n, [&](std::size_t i) {
+        for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
+            gff_[static_cast<std::size_t>(s)] =
+                grad(x[i] - x[static_cast<std::size_t>(ff_.index[static_cast<std::size_t>(s)])]);
+        Vec3 sum = Vec3::Zero();
+        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
+            const auto k = static_cast<std::size_t>(fb_.index[static_cast<std::size_t>(s)]);
+            const Vec3 gw = grad(x[i] - bx[k]);
+            gfb_[static_cast<std::size_t>(s)] = gw;
+            sum += psi[k] * gw;
+        }
+        boundary_grad_[i] = sum;
+    });
     stats.t_neighbors = seconds(t0);
 
     // 2-3. Density and advection.
@@ -135,7 +153,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
                 const double vx = (v[i] - v[j]).dot(xij);
                 // m / rho_j symmetrised as 2 m / (rho_i + rho_j): equal and opposite pair forces.
                 visc += (2.0 * m / (rho[i] + rho[j])) * vx / (xij.squaredNorm() + 0.01 * H * H) *
-                        grad(xij);
+                        gff_[static_cast<std::size_t>(s)];
             }
             a += 10.0 * nu * visc;
         }
@@ -151,16 +169,15 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
         double div = 0.0;
         for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
             const auto j = static_cast<std::size_t>(ff_.index[s]);
-            const Vec3 gw = grad(x[i] - x[j]);
+            const Vec3& gw = gff_[static_cast<std::size_t>(s)];
             d -= m * inv_rho2 * gw;
             div += m * (v_adv_[i] - v_adv_[j]).dot(gw);
         }
         for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
             const auto k = static_cast<std::size_t>(fb_.index[s]);
-            const Vec3 gw = grad(x[i] - bx[k]);
-            d -= kMirror * psi[k] * inv_rho2 * gw;
-            div += psi[k] * (v_adv_[i] - bv[k]).dot(gw);
+            div += psi[k] * (v_adv_[i] - bv[k]).dot(gfb_[static_cast<std::size_t>(s)]);
         }
+        d -= kMirror * inv_rho2 * boundary_grad_[i];
         d_ii_[i] = dt2 * d;
         rho_adv_[i] = rho[i] + dt * div;
         p[i] *= 0.5;
@@ -169,14 +186,10 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
         double a = 0.0;
         const double dji_scale = dt2 * m / (rho[i] * rho[i]);  // d_ji = dji_scale grad W_ij
         for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
-            const auto j = static_cast<std::size_t>(ff_.index[s]);
-            const Vec3 gw = grad(x[i] - x[j]);
+            const Vec3& gw = gff_[static_cast<std::size_t>(s)];
             a += m * (d_ii_[i] - dji_scale * gw).dot(gw);
         }
-        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
-            const auto k = static_cast<std::size_t>(fb_.index[s]);
-            a += psi[k] * d_ii_[i].dot(grad(x[i] - bx[k]));
-        }
+        a += d_ii_[i].dot(boundary_grad_[i]);
         a_ii_[i] = a;
     });
 
@@ -188,7 +201,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
             Vec3 s_i = Vec3::Zero();
             for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
                 const auto j = static_cast<std::size_t>(ff_.index[s]);
-                s_i -= (m * p[j] / (rho[j] * rho[j])) * grad(x[i] - x[j]);
+                s_i -= (m * p[j] / (rho[j] * rho[j])) * gff_[static_cast<std::size_t>(s)];
             }
             dij_pj_[i] = dt2 * s_i;
         });
@@ -197,15 +210,12 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
             double sum = 0.0;
             for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
                 const auto j = static_cast<std::size_t>(ff_.index[s]);
-                const Vec3 gw = grad(x[i] - x[j]);
+                const Vec3& gw = gff_[static_cast<std::size_t>(s)];
                 // d_jj p_j and sum_{k != i} d_jk p_k = (sum_k d_jk p_k) - d_ji p_i
                 const Vec3 other = dij_pj_[i] - d_ii_[j] * p[j] - (dij_pj_[j] - dji_scale * gw * p[i]);
                 sum += m * other.dot(gw);
             }
-            for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
-                const auto k = static_cast<std::size_t>(fb_.index[s]);
-                sum += psi[k] * dij_pj_[i].dot(grad(x[i] - bx[k]));
-            }
+            sum += dij_pj_[i].dot(boundary_grad_[i]);
             const double predicted = rho_adv_[i] + a_ii_[i] * p[i] + sum;
             compression_[i] = std::max(0.0, predicted - rho0);
             double next = 0.0;
@@ -233,12 +243,9 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
         Vec3 a = Vec3::Zero();
         for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
             const auto j = static_cast<std::size_t>(ff_.index[s]);
-            a -= m * (pi_rho2 + p[j] / (rho[j] * rho[j])) * grad(x[i] - x[j]);
+            a -= m * (pi_rho2 + p[j] / (rho[j] * rho[j])) * gff_[static_cast<std::size_t>(s)];
         }
-        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
-            const auto k = static_cast<std::size_t>(fb_.index[s]);
-            a -= kMirror * psi[k] * pi_rho2 * grad(x[i] - bx[k]);
-        }
+        a -= kMirror * pi_rho2 * boundary_grad_[i];
         v[i] = v_adv_[i] + dt * a;
     });
     // In particle order (deterministic): impulse on sample k = -(fluid's impulse from k).
@@ -247,7 +254,8 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
         const double scale = kMirror * dt * m * p[i] / (rho[i] * rho[i]);
         for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
             const auto k = static_cast<std::size_t>(fb_.index[s]);
-            boundary_impulse[k] += (scale * psi[k]) * grad(x[i] - bx[k]);
+            if (k < fixed) continue;  // fixed samples belong to nothing that moves
+            boundary_impulse[k] += (scale * psi[k]) * gfb_[static_cast<std::size_t>(s)];
         }
     }
     auto& xm = fluid.x;

@@ -80,7 +80,7 @@ class IisphSolver {
 
     /// Advances the particles by dt with gravity g against the boundary samples, and adds to
     /// boundary_impulse[k] (resized to the boundary's size if needed) the impulse the fluid's
-    /// pressure exerts on sample k during the step.
+    /// pressure exerts on sample k during the step, for every sample but the fixed ones.
     IisphStepStats step(FluidParticles& fluid, const BoundarySamples& boundary, const Vec3& g,
                         double dt, std::vector<Vec3>& boundary_impulse);
 
@@ -95,6 +95,8 @@ class IisphSolver {
     NeighborLists ff_, fb_;
     // Per particle, reused between steps.
     std::vector<Vec3> v_adv_, d_ii_, dij_pj_;
+    std::vector<Vec3> gff_, gfb_;       ///< grad W of every fluid-fluid / fluid-boundary pair
+    std::vector<Vec3> boundary_grad_;  ///< per particle: sum_k psi_k grad W_ik
     std::vector<double> rho_adv_, a_ii_, p_next_, compression_;
 };
 

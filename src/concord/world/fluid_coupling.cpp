@@ -234,20 +234,26 @@ void FluidCoupling::place_samples(const std::vector<BodyMotion>& motion) {
             static_q.push_back(motion[k].q);
             fixed += bodies_[k].local.size();
         }
-    if (static_q != fixed_q_) {
+    const bool same_fixed = static_q == fixed_q_ && boundary_.fixed == fixed &&
+                            boundary_.size() >= fixed && boundary_.fixed_version > 0;
+    if (!same_fixed) {
         fixed_q_ = static_q;
         ++boundary_.fixed_version;
     }
     boundary_.fixed = fixed;
-    const std::size_t planes = planes_.size();
-    boundary_.x.resize(planes);
-    boundary_.v.resize(planes);
-    boundary_.psi.resize(planes);
-    std::copy(planes_.x.begin(), planes_.x.end(), boundary_.x.begin());
-    std::copy(planes_.v.begin(), planes_.v.end(), boundary_.v.begin());
-    std::copy(planes_.psi.begin(), planes_.psi.end(), boundary_.psi.begin());
+    // The fixed part is rewritten only when it moved (a restore); the rest every time.
+    const std::size_t keep = same_fixed ? fixed : 0;
+    boundary_.x.resize(keep);
+    boundary_.v.resize(keep);
+    boundary_.psi.resize(keep);
+    if (keep == 0) {
+        boundary_.x = planes_.x;
+        boundary_.v = planes_.v;
+        boundary_.psi = planes_.psi;
+    }
     for (std::size_t k = 0; k < bodies_.size(); ++k) {
         const BodySamples& bs = bodies_[k];
+        if (keep > 0 && bs.is_static) continue;  // in the kept fixed part
         const Vec12& q = motion[k].q;
         const Vec12& qd = motion[k].q_dot;
         Mat3 A, Ad;
@@ -282,7 +288,7 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
         return kCfl * spacing / std::max(vmax, 1e-12);
     };
     std::vector<Vec12> out(model.bodies.size(), Vec12::Zero());
-    std::vector<Vec3> impulse;
+    std::vector<Vec3>& impulse = impulse_;
     stats.t_coupling += seconds(t0);
     double t = 0.0;
     for (int k = 0;; ++k) {
@@ -297,7 +303,10 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
         const double dt = parts <= 1.0 ? left : left / parts;
         t = parts <= 1.0 ? h : t + dt;
         ++stats.substeps;
-        impulse.assign(boundary_.size(), Vec3::Zero());
+        // Only the moving samples get impulses (the fixed ones are planes and static bodies).
+        impulse.resize(boundary_.size());
+        std::fill(impulse.begin() + static_cast<std::ptrdiff_t>(boundary_.fixed), impulse.end(),
+                  Vec3::Zero());
         const IisphStepStats st = solver_.step(fluid_, boundary_, model.spec.gravity, dt, impulse);
         stats.pressure_iterations += st.pressure_iterations;
         stats.density_error = std::max(stats.density_error, st.density_error);
@@ -312,6 +321,10 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
         std::size_t at = planes_.size();
         for (std::size_t j = 0; j < bodies_.size(); ++j) {
             const BodySamples& bs = bodies_[j];
+            if (bs.is_static) {  // no impulse on the fixed part; its samples come first
+                at += bs.local.size();
+                continue;
+            }
             Vec12 gen = Vec12::Zero();
             for (std::size_t m = 0; m < bs.local.size(); ++m, ++at) {
                 const Vec3& I = impulse[at];

@@ -81,7 +81,8 @@ class FluidCoupling {
     std::vector<BodySamples> bodies_;
     BoundarySamples planes_;  ///< static: patches of the planes around the fluid
     BoundarySamples boundary_;
-    std::vector<Vec12> fixed_q_;  ///< the static bodies' states the fixed part was placed at
+    std::vector<Vec12> fixed_q_;
+    std::vector<Vec3> impulse_;  ///< per sample, the fluid step's impulse (moving samples only)  ///< the static bodies' states the fixed part was placed at
     std::vector<bool> closed_;  ///< per body: its mesh is closed (the inside check applies)
 };
 
