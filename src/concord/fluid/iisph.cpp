@@ -31,9 +31,8 @@ void for_each_particle(std::size_t n, Fn&& fn) {
 // unstable: docs/fluids.md.)
 constexpr double kMirror = 1.0;
 
-/// Per query, a's neighbours, then b's with their indices shifted by `shift`.
-NeighborLists concatenate(const NeighborLists& a, const NeighborLists& b, int shift) {
-    NeighborLists out;
+/// Per query, a's neighbours, then b's with their indices shifted by `shift`, into out.
+void concatenate(const NeighborLists& a, const NeighborLists& b, int shift, NeighborLists& out) {
     const std::size_t n = a.size();
     out.offsets = a.offsets;  // n + 1 entries; the counts of b added below
     std::int64_t added = 0;
@@ -48,7 +47,6 @@ NeighborLists concatenate(const NeighborLists& a, const NeighborLists& b, int sh
         for (auto s = b.begin(i); s < b.end(i); ++s)
             out.index[at++] = b.index[static_cast<std::size_t>(s)] + shift;
     });
-    return out;
 }
 
 }  // namespace
@@ -89,7 +87,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
     // 1. Neighbours.
     auto t0 = Clock::now();
     fluid_grid_.build(x, H);
-    ff_ = fluid_grid_.neighbors(x, H, true);
+    fluid_grid_.neighbors(x, H, true, ff_);
     const std::size_t fixed = std::min(boundary.fixed, boundary.size());
     if (!fixed_built_ || fixed != fixed_count_ || boundary.fixed_version != fixed_version_) {
         fixed_points_.assign(bx.begin(), bx.begin() + static_cast<std::ptrdiff_t>(fixed));
@@ -100,8 +98,9 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
     }
     moving_points_.assign(bx.begin() + static_cast<std::ptrdiff_t>(fixed), bx.end());
     moving_grid_.build(moving_points_, H);
-    fb_ = concatenate(fixed_grid_.neighbors(x, H, false), moving_grid_.neighbors(x, H, false),
-                      static_cast<int>(fixed));
+    fixed_grid_.neighbors(x, H, false, fb_fixed_);
+    moving_grid_.neighbors(x, H, false, fb_moving_);
+    concatenate(fb_fixed_, fb_moving_, static_cast<int>(fixed), fb_);
     // Kernel gradients of every pair, once per step (the pressure iterations reuse them), and
     // per particle the boundary's psi-weighted gradient sum.
     gff_.resize(ff_.index.size());

@@ -92,7 +92,7 @@ class IisphSolver {
     bool fixed_built_ = false;
     std::size_t fixed_count_ = 0;
     std::uint64_t fixed_version_ = 0;
-    NeighborLists ff_, fb_;
+    NeighborLists ff_, fb_, fb_fixed_, fb_moving_;
     // Per particle, reused between steps.
     std::vector<Vec3> v_adv_, d_ii_, dij_pj_;
     std::vector<Vec3> gff_, gfb_;       ///< grad W of every fluid-fluid / fluid-boundary pair

@@ -63,16 +63,24 @@ int NeighborGrid::buckets_around(const Vec3& x, std::array<std::int64_t, 27>& ou
 NeighborLists NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius,
                                       bool self) const {
     NeighborLists lists;
+    neighbors(queries, radius, self, lists);
+    return lists;
+}
+
+void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bool self,
+                             NeighborLists& lists) const {
     const std::size_t n = queries.size();
     lists.offsets.assign(n + 1, 0);
-    if (n == 0 || num_points() == 0) return lists;
+    lists.index.clear();
+    if (n == 0 || num_points() == 0) return;
     const std::vector<Vec3>& pts = *points_;
     const double r2 = radius * radius;
     const std::size_t blocks = (n + kBlock - 1) / kBlock;
-    std::vector<std::vector<int>> found(blocks);
+    if (found_.size() < blocks) found_.resize(blocks);
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
         std::array<std::int64_t, 27> b{};
-        std::vector<int>& out = found[blk];
+        std::vector<int>& out = found_[blk];
+        out.clear();
         const std::size_t end = std::min(n, (blk + 1) * kBlock);
         for (std::size_t i = blk * kBlock; i < end; ++i) {
             const Vec3& x = queries[i];
@@ -92,10 +100,9 @@ NeighborLists NeighborGrid::neighbors(const std::vector<Vec3>& queries, double r
     for (std::size_t i = 0; i < n; ++i) lists.offsets[i + 1] += lists.offsets[i];
     lists.index.resize(static_cast<std::size_t>(lists.offsets[n]));
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
-        std::copy(found[blk].begin(), found[blk].end(),
+        std::copy(found_[blk].begin(), found_[blk].end(),
                   lists.index.begin() + lists.offsets[blk * kBlock]);
     });
-    return lists;
 }
 
 }  // namespace concord

@@ -35,6 +35,10 @@ class NeighborGrid {
     /// The points within `radius` (<= cell) of each query point, itself excluded when the
     /// queries are the grid's own points (`self`), in the order described above.
     NeighborLists neighbors(const std::vector<Vec3>& queries, double radius, bool self) const;
+    /// The same into `out`, reusing its storage (and the grid's scratch space: one call at a
+    /// time per grid).
+    void neighbors(const std::vector<Vec3>& queries, double radius, bool self,
+                   NeighborLists& out) const;
 
     std::size_t num_points() const { return points_ ? points_->size() : 0; }
 
@@ -48,6 +52,7 @@ class NeighborGrid {
     std::int64_t table_size_ = 1;
     std::vector<std::int64_t> start_;  ///< bucket b holds sorted_[start_[b] .. start_[b + 1])
     std::vector<int> sorted_;
+    mutable std::vector<std::vector<int>> found_;  ///< per block of queries (scratch)
 };
 
 }  // namespace concord
