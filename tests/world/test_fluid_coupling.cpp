@@ -150,6 +150,22 @@ TEST(FluidCoupling, CaptureAndRestoreReplayTheFluidBitForBit) {
     EXPECT_THROW(fluid_state_from_bytes(bytes, "x"), InputError);
 }
 
+TEST(FluidCoupling, AMeshBlockFillsTheInsideOfTheMesh) {
+    // tests/scene/data/cube.obj (the unit cube about the origin) scaled to 0.16 m: the lattice
+    // points 2 r apart inside it, 8^3 of them, the fluid alone in space.
+    const std::string cube = std::string(CONCORD_SOURCE_DIR) + "/tests/scene/data/cube.obj";
+    const nlohmann::json scene = {
+        {"gravity", {0, 0, 0}},
+        {"fluids",
+         {{{"mesh", {{"path", cube}, {"scale", {0.16, 0.16, 0.16}}}}, {"particle_radius", 0.01}}}}};
+    World w = world_from(scene.dump());
+    const FluidParticles& f = *w.fluid_particles();
+    EXPECT_EQ(f.size(), 512u);
+    for (const Vec3& x : f.x) EXPECT_LE(x.cwiseAbs().maxCoeff(), 0.07 + 1e-12);
+    w.step();  // and it steps
+    EXPECT_EQ(w.last_stats().fluid->particles, 512);
+}
+
 TEST(FluidCoupling, BadFluidInputIsAClearError) {
     // Particles inside a body.
     nlohmann::json s = nlohmann::json::parse(tank_with_box(500, 0.1));

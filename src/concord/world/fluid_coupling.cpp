@@ -30,9 +30,10 @@ double seconds(Clock::time_point since) {
     return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-// What one particle costs during a step, from the arrays of FluidParticles and IisphSolver and
-// about 40 neighbours: the memory estimate's unit.
-constexpr double kBytesPerParticle = 400.0;
+// What one particle costs during a step: the arrays of FluidParticles and IisphSolver (about
+// 250 bytes) and, for about 35 neighbours, their indices and kernel gradients (about 1,100) and
+// the lists' scratch space: the memory estimate's unit.
+constexpr double kBytesPerParticle = 1600.0;
 // Per boundary sample (position, velocity, psi, impulse, grid).
 constexpr double kBytesPerSample = 100.0;
 // Fluid steps cover the body step with CFL number 0.4 over the lattice spacing.
@@ -192,6 +193,13 @@ FluidCoupling::FluidCoupling(const WorldModel& model)
 FluidState FluidCoupling::capture() const { return {fluid_.x, fluid_.v, fluid_.pressure}; }
 
 void FluidCoupling::restore(const FluidState& s) {
+    check(s);
+    fluid_.x = s.x;
+    fluid_.v = s.v;
+    fluid_.pressure = s.pressure;
+}
+
+void FluidCoupling::check(const FluidState& s) const {
     if (s.x.size() != fluid_.size() || s.v.size() != fluid_.size() ||
         s.pressure.size() != fluid_.size())
         throw InputError("fluid state: " + std::to_string(s.x.size()) + " particles, the scene's fluid has " +
@@ -199,9 +207,6 @@ void FluidCoupling::restore(const FluidState& s) {
     for (std::size_t i = 0; i < s.x.size(); ++i)
         if (!s.x[i].allFinite() || !s.v[i].allFinite() || !std::isfinite(s.pressure[i]))
             throw InputError("fluid state: particle " + std::to_string(i) + " is not finite");
-    fluid_.x = s.x;
-    fluid_.v = s.v;
-    fluid_.pressure = s.pressure;
 }
 
 std::vector<FluidCoupling::BodyMotion> FluidCoupling::body_motions(const WorldModel& model,

@@ -36,8 +36,10 @@ class FluidCoupling {
     const FluidMaterial& material() const { return solver_.material(); }
 
     FluidState capture() const;
-    /// Throws InputError when the state has another particle count or is not finite.
+    /// Throws InputError when the state has another particle count or is not finite (check),
+    /// changing nothing then.
     void restore(const FluidState& s);
+    void check(const FluidState& s) const;
 
     /// Advances the fluid over the body step [t, t + h] of state s (kinematic bodies move to
     /// their position at t + h). Returns, per body, the generalised impulse of the fluid on its

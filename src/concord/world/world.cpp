@@ -649,6 +649,7 @@ void World::restore_state(const WorldState& state) {
     if (static_cast<int>(state.fluid.x.size()) != particles)
         throw InputError("world state has " + std::to_string(state.fluid.x.size()) +
                          " fluid particles, the world has " + std::to_string(particles));
+    if (impl_->fluid) impl_->fluid->check(state.fluid);  // before anything changes
     WorldState bodies = state;
     bodies.fluid = {};
     impl_->stepper.restore(bodies);
