@@ -58,6 +58,25 @@ for line in lines:
 print("fluid output: %d frames of %d particles" % (len(lines), lines[0]["stats"]["fluid"]["particles"]))
 PY
 
+# The audit checks the fluid too: clean here, and a particle moved into the cork is found.
+"$concord" audit "$tmp/out" >"$tmp/audit.log" 2>&1 || fail "audit: $(cat "$tmp/audit.log")"
+grep -q "^audit: clean: .*fluid particles" "$tmp/audit.log" || fail "audit: $(cat "$tmp/audit.log")"
+cp -r "$tmp/out" "$tmp/moved"
+python3 - "$tmp/moved" <<'PY'
+import json, struct, sys
+out = sys.argv[1]
+q = [json.loads(l) for l in open(out + "/frames.jsonl")][3]["q"][1]  # the cork at frame 3
+path = out + "/fluid/000003.npy"
+data = bytearray(open(path, "rb").read())
+hlen = struct.unpack("<H", data[8:10])[0]
+struct.pack_into("<3f", data, 10 + hlen, q[0], q[1], q[2])  # particle 0 at the cork's centre
+open(path, "wb").write(data)
+PY
+"$concord" audit "$tmp/moved" >"$tmp/audit2.log" 2>&1 && fail "audit missed a particle inside the cork"
+grep -q 'FLUID IN BODIES in 1 of 7 frames.*first at frame 3 .*1 particle inside body "cork"' "$tmp/audit2.log" ||
+    fail "audit: $(cat "$tmp/audit2.log")"
+echo "audit: $(cat "$tmp/audit2.log")"
+
 # Resume: 3 frames with checkpoints, then on to 6, against the run above.
 "$concord" run "$tmp/scene.json" --out "$tmp/res" --frames 3 --checkpoint-every 1 --threads 2 >"$tmp/res1.log" 2>&1 ||
     fail "first part: $(tail -3 "$tmp/res1.log")"
