@@ -57,7 +57,9 @@ int run_export(const ExportOptions& o) {
     std::cout << "concord export: wrote " << s.files << " " << o.format << " file(s) to " << out
               << " (" << fs::path(s.first_file).filename().string() << " .. "
               << fs::path(s.last_file).filename().string() << ", " << s.vertices_per_frame
-              << " vertices and " << s.faces_per_frame << " triangles each)" << std::endl;
+              << " vertices and " << s.faces_per_frame << " triangles each)";
+    if (s.fluid_files > 0) std::cout << " and " << s.fluid_files << " fluid point clouds";
+    std::cout << std::endl;
     return kExitOk;
 }
 

@@ -77,6 +77,19 @@ grep -q 'FLUID IN BODIES in 1 of 7 frames.*first at frame 3 .*1 particle inside 
     fail "audit: $(cat "$tmp/audit2.log")"
 echo "audit: $(cat "$tmp/audit2.log")"
 
+# PLY export: a point cloud of the fluid beside each frame's meshes.
+"$concord" export "$tmp/out" --format ply --out "$tmp/ply" >"$tmp/export.log" 2>&1 || fail "export: $(cat "$tmp/export.log")"
+grep -q "and 7 fluid point clouds" "$tmp/export.log" || fail "export: $(cat "$tmp/export.log")"
+python3 - "$tmp/ply/fluid_00006.ply" "$tmp/out/fluid/000006.npy" <<'PY' || fail "fluid point cloud"
+import sys
+ply, npy = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+head, _, body = ply.partition(b"end_header\n")
+assert b"property float pressure" in head, head
+n = int([l for l in head.split(b"\n") if l.startswith(b"element vertex")][0].split()[2])
+assert len(body) == 20 * n and npy.endswith(body), "the points are not the frame's particles"
+print("export: fluid_00006.ply holds the frame's %d particles" % n)
+PY
+
 # Resume: 3 frames with checkpoints, then on to 6, against the run above.
 "$concord" run "$tmp/scene.json" --out "$tmp/res" --frames 3 --checkpoint-every 1 --threads 2 >"$tmp/res1.log" 2>&1 ||
     fail "first part: $(tail -3 "$tmp/res1.log")"

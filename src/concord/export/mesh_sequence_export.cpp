@@ -9,6 +9,8 @@
 
 #include "concord/export/affine_map.hpp"
 #include "concord/export/selected_frames.hpp"
+#include "concord/io/npy_file.hpp"
+#include "concord/io/output_layout.hpp"
 #include "concord/math/error.hpp"
 
 namespace concord {
@@ -95,6 +97,35 @@ std::string mesh_sequence_file_name(int frame, MeshSequenceFormat format) {
     return "frame_" + digits + (format == MeshSequenceFormat::Obj ? ".obj" : ".ply");
 }
 
+std::string fluid_point_cloud_file_name(int frame) {
+    std::string name = mesh_sequence_file_name(frame, MeshSequenceFormat::Ply);
+    return "fluid_" + name.substr(std::string("frame_").size());
+}
+
+namespace {
+
+std::string fluid_ply_bytes(const NpyMatrix& m, const FrameRecord& r) {
+    std::string out = "ply\nformat binary_little_endian 1.0\ncomment concord export: fluid, frame " +
+                      std::to_string(r.frame) + ", time ";
+    append_double(out, r.time);
+    out += "\nelement vertex " + std::to_string(m.rows) +
+           "\nproperty float x\nproperty float y\nproperty float z\nproperty float speed"
+           "\nproperty float pressure\nend_header\n";
+    const std::size_t at = out.size(), bytes = m.data.size() * sizeof(float);
+    out.resize(at + bytes);
+    if (bytes) std::memcpy(out.data() + at, m.data.data(), bytes);
+    return out;
+}
+
+void write_file(const std::string& file, const std::string& data) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    out.close();
+    if (!out) throw InputError(file + ": cannot write file");
+}
+
+}  // namespace
+
 MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::string& out_dir,
                                          MeshSequenceFormat format,
                                          const FrameSelection& selection) {
@@ -117,10 +148,14 @@ MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::
             format == MeshSequenceFormat::Obj
                 ? obj_text(reader, meshes, modes, r)
                 : ply_bytes(meshes, modes, r, s.vertices_per_frame, s.faces_per_frame);
-        std::ofstream out(file, std::ios::binary | std::ios::trunc);
-        out.write(data.data(), static_cast<std::streamsize>(data.size()));
-        out.close();
-        if (!out) throw InputError(file + ": cannot write file");
+        write_file(file, data);
+        // PLY: the fluid's particles of the frame as a point cloud beside it.
+        const fs::path npy = fs::path(reader.directory()) / output_layout::fluid_path(r.frame);
+        if (format == MeshSequenceFormat::Ply && fs::exists(npy)) {
+            write_file((fs::path(out_dir) / fluid_point_cloud_file_name(r.frame)).string(),
+                       fluid_ply_bytes(read_npy(npy.string()), r));
+            ++s.fluid_files;
+        }
         if (s.files == 0) s.first_file = file;
         s.last_file = file;
         ++s.files;

@@ -17,7 +17,12 @@ struct MeshSequenceSummary {
     std::string last_file;
     long vertices_per_frame = 0;
     long faces_per_frame = 0;
+    int fluid_files = 0;  ///< PLY point clouds of the fluid written beside the meshes
 };
+
+/// "fluid_00042.ply": frame 42's fluid particles as a point cloud (PLY export of a run with a
+/// fluid).
+std::string fluid_point_cloud_file_name(int frame);
 
 /// "frame_00042.obj" for frame 42 (at least five digits).
 std::string mesh_sequence_file_name(int frame, MeshSequenceFormat format);
@@ -26,7 +31,9 @@ std::string mesh_sequence_file_name(int frame, MeshSequenceFormat format);
 /// OBJ: a comment with frame and time, then "o NAME" with the body's world vertices ("v", in the
 /// shortest form that reads back to the same double) and faces ("f", 1-based, counting on from
 /// the bodies before). PLY: binary little-endian with double x, y, z per vertex and, per face,
-/// its vertex_indices and the index of its body ("body"). Throws InputError for a bad
+/// its vertex_indices and the index of its body ("body"); with a fluid, also
+/// out_dir/fluid_NNNNN.ply per frame: binary little-endian float x, y, z, speed, pressure per
+/// particle (the frame's fluid/NNNNNN.npy). Throws InputError for a bad
 /// selection, a malformed frame, or a file that cannot be written.
 MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::string& out_dir,
                                          MeshSequenceFormat format,
