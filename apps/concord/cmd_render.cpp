@@ -12,12 +12,12 @@
 #include <string>
 
 #include "commands.hpp"
-#include "unfinished_run.hpp"
 #include "concord/export/image.hpp"
 #include "concord/export/output_renderer.hpp"
 #include "concord/export/selected_frames.hpp"
 #include "concord/io/output_reader.hpp"
 #include "concord/math/error.hpp"
+#include "unfinished_run.hpp"
 
 extern char** environ;
 
@@ -33,6 +33,7 @@ struct RenderCommand {
     std::string out;
     std::string colour = "body";
     bool no_planes = false;
+    bool no_fluid = false;
     bool no_video = false;
     double fps = 0.0;
     RenderOptions options;
@@ -79,8 +80,10 @@ int run_render(RenderCommand& c) {
     note_unfinished_run("render", reader);
     c.options.colour = parse_colour_mode(c.colour);
     c.options.planes = !c.no_planes;
+    c.options.fluid = !c.no_fluid;
     std::vector<TriMesh> meshes = reader.load_meshes();
-    const RunOverview overview = survey_run(reader, meshes, c.options.colour == ColourMode::Speed);
+    const RunOverview overview =
+        survey_run(reader, meshes, c.options.colour == ColourMode::Speed, c.options.fluid);
     if (overview.frames.empty()) throw InputError(c.dir + "/frames.jsonl: no frames");
     OutputRenderer renderer(reader, std::move(meshes), c.options, overview);
     if (!renderer.colour_note().empty())
@@ -121,9 +124,14 @@ int run_render(RenderCommand& c) {
     std::cout << "concord render: wrote "
               << (sequence ? std::to_string(written) + " images to " + c.out : last) << " ("
               << c.options.width << "x" << c.options.height << ", "
-              << renderer.triangles_per_frame() << " triangles per frame, camera " << cam.eye.x()
-              << "," << cam.eye.y() << "," << cam.eye.z() << ":" << cam.target.x() << ","
-              << cam.target.y() << "," << cam.target.z() << ")" << std::endl;
+              << renderer.triangles_per_frame() << " triangles"
+              << (overview.has_fluid && c.options.fluid
+                      ? " and up to " + std::to_string(overview.max_fluid_particles) +
+                            " fluid particles"
+                      : std::string())
+              << " per frame, camera " << cam.eye.x() << "," << cam.eye.y() << "," << cam.eye.z()
+              << ":" << cam.target.x() << "," << cam.target.y() << "," << cam.target.z() << ")"
+              << std::endl;
 
     if (sequence && written > 1 && !c.no_video) {
         const std::string ffmpeg = find_on_path("ffmpeg");
@@ -179,6 +187,7 @@ void register_render(CLI::App& app, Action& action) {
                     "Samples per pixel along each axis, 1-4 (default 2)")
         ->check(CLI::Range(1, 4));
     cmd->add_flag("--no-planes", c->no_planes, "Leave out the scene's planes");
+    cmd->add_flag("--no-fluid", c->no_fluid, "Leave out the fluid's particles");
     cmd->add_flag("--no-video", c->no_video,
                   "With --frames: do not make an mp4 even if ffmpeg exists");
     cmd->add_option("--fps", c->fps, "Frame rate of the mp4 (default: real time, 1-120)")

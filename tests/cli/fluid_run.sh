@@ -90,6 +90,15 @@ assert len(body) == 20 * n and npy.endswith(body), "the points are not the frame
 print("export: fluid_00006.ply holds the frame's %d particles" % n)
 PY
 
+# Render draws the particles: the picture with them differs from the one without.
+"$concord" render "$tmp/out" --frame 6 --width 160 --height 90 --out "$tmp/with.png" >"$tmp/render.log" 2>&1 ||
+    fail "render: $(cat "$tmp/render.log")"
+grep -q "up to [0-9]* fluid particles per frame" "$tmp/render.log" || fail "render: $(cat "$tmp/render.log")"
+"$concord" render "$tmp/out" --frame 6 --width 160 --height 90 --no-fluid --out "$tmp/without.png" >/dev/null 2>&1 ||
+    fail "render --no-fluid"
+cmp -s "$tmp/with.png" "$tmp/without.png" && fail "render: the particles are not in the picture"
+echo "render: $(cat "$tmp/render.log")"
+
 # Resume: 3 frames with checkpoints, then on to 6, against the run above.
 "$concord" run "$tmp/scene.json" --out "$tmp/res" --frames 3 --checkpoint-every 1 --threads 2 >"$tmp/res1.log" 2>&1 ||
     fail "first part: $(tail -3 "$tmp/res1.log")"

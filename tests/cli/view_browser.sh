@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The web viewer in a real browser: `concord view` serves four small runs (a synthetic one with
 # the distributed-run stats, a single-machine one with an unreadable frame line, a real
-# `concord run scenes/box-stack.json --frames 3 --workers 2` and a real run with a reduced elastic
-# body, scenes/elastic-cantilever.json --frames 20) and tests/viewer/viewer_browser_test.mjs
+# `concord run scenes/box-stack.json --frames 3 --workers 2`, a real run with a reduced elastic
+# body, scenes/elastic-cantilever.json --frames 20, and a real run with a fluid,
+# scenes/dam-break.json --frames 4, also served with one fluid file removed) and tests/viewer/viewer_browser_test.mjs
 # drives headless chromium through them. Needs what scripts/setup.sh installs: chromium, node
 # and viewer/node_modules + viewer/dist; exits 77 (skip) naming what is missing otherwise.
 set -uo pipefail
@@ -32,6 +33,9 @@ node "$make" "$tmp/broken" --bodies 4 --frames 10 --bad-line 6 >/dev/null || exi
     { echo "FAIL distributed run: $(cat "$tmp/dist-run.log")"; exit 1; }
 "$concord" run "$src/scenes/elastic-cantilever.json" --frames 20 --out "$tmp/elastic" >"$tmp/elastic-run.log" 2>&1 ||
     { echo "FAIL elastic run: $(cat "$tmp/elastic-run.log")"; exit 1; }
+"$concord" run "$src/scenes/dam-break.json" --frames 4 --out "$tmp/fluid" >"$tmp/fluid-run.log" 2>&1 ||
+    { echo "FAIL fluid run: $(cat "$tmp/fluid-run.log")"; exit 1; }
+cp -r "$tmp/fluid" "$tmp/fluid-gap" && rm "$tmp/fluid-gap/fluid/000002.npy" || exit 1
 
 serve() {  # serve DIR LOG: starts concord view, prints its URL
     "$concord" view "$1" --max-seconds 180 >"$2" 2>&1 &
@@ -50,4 +54,7 @@ good="$(serve "$tmp/good" "$tmp/good.log")" || exit 1
 broken="$(serve "$tmp/broken" "$tmp/broken.log")" || exit 1
 dist="$(serve "$tmp/dist" "$tmp/dist.log")" || exit 1
 elastic="$(serve "$tmp/elastic" "$tmp/elastic.log")" || exit 1
-CHROMIUM="$chromium" timeout 150 node "$src/tests/viewer/viewer_browser_test.mjs" "$src/viewer" "$good" "$broken" "$dist" "$elastic"
+fluid="$(serve "$tmp/fluid" "$tmp/fluid.log")" || exit 1
+fluid_gap="$(serve "$tmp/fluid-gap" "$tmp/fluid-gap.log")" || exit 1
+CHROMIUM="$chromium" timeout 150 node "$src/tests/viewer/viewer_browser_test.mjs" "$src/viewer" "$good" "$broken" "$dist" "$elastic" \
+    "$fluid" "$fluid_gap"

@@ -9,6 +9,7 @@
 #include "concord/export/palette.hpp"
 #include "concord/export/plots.hpp"
 #include "concord/export/selected_frames.hpp"
+#include "concord/io/npy_file.hpp"
 #include "export/export_test_util.hpp"
 
 namespace concord {
@@ -84,6 +85,71 @@ TEST(OutputRenderer, DrawsBodiesAndPlanesInTheFittedView) {
     for_each_selected_frame(reader, single_frame(0),
                             [&](const FrameRecord& r) { images.push_back(with_planes.render(r)); });
     EXPECT_GT(differing_pixels(images[1], opt.background), bodies_only + 500);
+}
+
+TEST(OutputRenderer, DrawsTheFluidParticlesOfEachFrame) {
+    // The hand-made run with a fluid: 4 x 4 x 4 particles of radius 0.05 beside the cubes at
+    // frame 0, moved 1 m along -x at frame 1, none at frame 2 (an empty file).
+    test::HandMadeOutput out("render_fluid", 1, 3);
+    test::write_file(out.dir.file("scene.json"),
+               R"({"name": "hand-made", "gravity": [0, -9.81, 0], "fluids": [{"name": "water",
+                   "particle_radius": 0.05}]})");
+    std::filesystem::create_directories(out.dir.path() / "fluid");
+    for (int f = 0; f < 3; ++f) {
+        NpyMatrix m{f < 2 ? 64u : 0u, 5, {}};
+        for (std::size_t i = 0; i < m.rows; ++i) {
+            const float row[5] = {-2.0f - f + 0.1f * (i % 4), 0.5f + 0.1f * (i / 4 % 4),
+                                  0.1f * (i / 16), 0.5f * f, 100.0f};
+            m.data.insert(m.data.end(), row, row + 5);
+        }
+        test::write_file(out.dir.file("fluid/" +
+                                std::string(f == 0   ? "000000"
+                                            : f == 1 ? "000001"
+                                                     : "000002") +
+                                ".npy"),
+                   npy_bytes(m));
+    }
+    OutputReader reader(out.str());
+    auto meshes = reader.load_meshes();
+    const RunOverview o = survey_run(reader, meshes, false);
+    EXPECT_TRUE(o.has_fluid);
+    EXPECT_DOUBLE_EQ(o.fluid_radius, 0.05);
+    EXPECT_EQ(o.max_fluid_particles, 64);
+    // sqrt(2 g h) with h = 0.3, the height of the particles' centres at frame 0.
+    EXPECT_NEAR(o.fluid_speed_scale, std::sqrt(2 * 9.81 * 0.3), 1e-6);
+    EXPECT_NEAR(o.bounds.min().x(), -3.0, 1e-6);  // the particles of frame 1 are in the view
+    EXPECT_FALSE(survey_run(reader, meshes, false, false).has_fluid);
+
+    RenderOptions opt;
+    opt.width = 160;
+    opt.height = 90;
+    OutputRenderer with(reader, meshes, opt, o);
+    opt.fluid = false;
+    OutputRenderer without(reader, meshes, opt, o);
+    // Water is blue (b > r); the cube's body colour 0 is red.
+    const auto water = [](const Image& img) {
+        int n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x) n += img.pixel(x, y)[2] > img.pixel(x, y)[0] + 40;
+        return n;
+    };
+    std::vector<int> drawn, blue, none;
+    for_each_selected_frame(reader, parse_frame_selection("0:2", "--frames"),
+                            [&](const FrameRecord& r) {
+                                blue.push_back(water(with.render(r)));
+                                drawn.push_back(static_cast<int>(with.particles_drawn()));
+                                none.push_back(water(without.render(r)));
+                            });
+    EXPECT_EQ(drawn, std::vector<int>({64, 64, 0}));
+    EXPECT_GT(blue[0], 40);
+    EXPECT_GT(blue[1], 40);
+    EXPECT_EQ(blue[2], 0);
+    EXPECT_EQ(none, std::vector<int>({0, 0, 0}));
+
+    // A fluid file that is not (n, 5) is an error naming it.
+    test::write_file(out.dir.file("fluid/000001.npy"), npy_bytes(NpyMatrix{1, 3, {0, 0, 0}}));
+    EXPECT_TRUE(test::contains(test::error_of([&] { survey_run(reader, meshes, false); }),
+                               "fluid/000001.npy: expected 5 columns"));
 }
 
 TEST(OutputRenderer, ColourModesWithoutData) {
@@ -273,6 +339,10 @@ TEST(Palette, MatchesTheViewerFormulas) {
     EXPECT_NEAR(ramp_colour(7)[2], 0.145, 1e-6);
     EXPECT_NEAR(worker_colour(11)[0], worker_colour(1)[0], 0);
     EXPECT_NEAR(worker_colour(-1)[0], 0.3, 1e-6);
+    EXPECT_NEAR(fluid_colour(0)[2], 0.80, 1e-6);
+    EXPECT_NEAR(fluid_colour(0.5)[0], (0.16 + 0.82) / 2, 1e-6);
+    EXPECT_NEAR(fluid_colour(std::nan(""))[1], 0.42, 1e-6);
+    EXPECT_NEAR(fluid_colour(3)[1], 0.91, 1e-6);
 }
 
 TEST(FrameStatsChart, OnePointPerFrame) {

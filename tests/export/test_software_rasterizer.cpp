@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "concord/export/image.hpp"
 #include "concord/export/software_rasterizer.hpp"
 #include "io/io_test_util.hpp"
@@ -93,6 +95,58 @@ TEST(SoftwareRasterizer, DegenerateAndNonFiniteTrianglesAreSkipped) {
     r.draw_triangle(Vec3(0, 0, 0), Vec3(NAN, 1, 0), Vec3(2, 0, 0), kRed);
     EXPECT_EQ(r.triangles_drawn(), 0);
     EXPECT_THROW(SoftwareRasterizer(0, 8, looking_down_z()), std::invalid_argument);
+}
+
+TEST(SoftwareRasterizer, SphereIsAShadedDiscThatHidesAndIsHidden) {
+    // A sphere of radius 0.5 at the origin, 5 away with a 40 degree field of view, covers a disc
+    // of radius 0.5 / 5 / tan(20 deg) * 48 = 13.2 pixels of the 96-pixel-high image.
+    SoftwareRasterizer r(96, 96, looking_down_z(), 1);
+    r.clear(kBlack);
+    r.draw_sphere(Vec3::Zero(), 0.5, kBlue);
+    const Image img = r.resolve();
+    EXPECT_EQ(r.spheres_drawn(), 1);
+    int covered = 0;
+    for (int y = 0; y < 96; ++y)
+        for (int x = 0; x < 96; ++x) covered += img.pixel(x, y)[2] > 0;
+    const double expected = M_PI * std::pow(0.5 / 5.0 / std::tan(20.0 * M_PI / 180.0) * 48, 2);
+    EXPECT_NEAR(covered, expected, 0.1 * expected);
+    EXPECT_EQ(img.pixel(48 + 16, 48)[2], 0);  // outside the outline
+    // Shaded like a sphere: the rim is darker than the middle.
+    EXPECT_GT(img.pixel(48, 48)[2], img.pixel(48 - 12, 48)[2]);
+
+    // A triangle in front hides it, one behind is hidden by it, in either order.
+    for (bool sphere_first : {true, false}) {
+        SoftwareRasterizer s(32, 32, looking_down_z(), 1);
+        s.clear(kBlack);
+        const auto sphere = [&] { s.draw_sphere(Vec3::Zero(), 0.5, kBlue); };
+        if (sphere_first) sphere();
+        s.draw_triangle(Vec3(-3, -3, -1), Vec3(3, -3, -1), Vec3(0, 3, -1), kRed);  // behind
+        if (!sphere_first) sphere();
+        const Image behind = s.resolve();
+        EXPECT_GT(behind.pixel(16, 16)[2], 0) << sphere_first;
+        EXPECT_EQ(behind.pixel(16, 16)[0], 0) << sphere_first;
+        s.draw_triangle(Vec3(-3, -3, 0.6), Vec3(3, -3, 0.6), Vec3(0, 3, 0.6), kRed);  // in front
+        const Image front = s.resolve();
+        EXPECT_GT(front.pixel(16, 16)[0], 0) << sphere_first;
+        EXPECT_EQ(front.pixel(16, 16)[2], 0) << sphere_first;
+    }
+    // A triangle through the sphere's middle hides its back half only: the centre stays blue.
+    SoftwareRasterizer t(32, 32, looking_down_z(), 1);
+    t.clear(kBlack);
+    t.draw_sphere(Vec3::Zero(), 0.5, kBlue);
+    t.draw_triangle(Vec3(-3, -3, 0), Vec3(3, -3, 0), Vec3(0, 3, 0), kRed);
+    EXPECT_GT(t.resolve().pixel(16, 16)[2], 0);
+    EXPECT_EQ(t.resolve().pixel(16, 16)[0], 0);
+
+    // Behind the camera, through the near plane, off screen or not finite: nothing drawn.
+    SoftwareRasterizer u(32, 32, looking_down_z(), 1);
+    u.clear(kBlack);
+    u.draw_sphere(Vec3(0, 0, 8), 0.5, kBlue);
+    u.draw_sphere(Vec3(0, 0, 5), 0.5, kBlue);
+    u.draw_sphere(Vec3(40, 0, 0), 0.5, kBlue);
+    u.draw_sphere(Vec3(0, std::nan(""), 0), 0.5, kBlue);
+    u.draw_sphere(Vec3::Zero(), 0.0, kBlue);
+    EXPECT_EQ(u.spheres_drawn(), 0);
 }
 
 TEST(Png, WriteThenReadIsLossless) {

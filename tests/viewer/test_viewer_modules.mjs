@@ -11,7 +11,8 @@ const load = (name) => import(pathToFileURL(join(src, name)).href);
 const { modalOffset, parseFrames, rowOffset } = await load('frames.js');
 const { parseObj } = await load('obj_parser.js');
 const { parseModes } = await load('output_loader.js');
-const { bodyColour, rampColour, workerColour } = await load('palette.js');
+const { bodyColour, fluidColour, rampColour, workerColour } = await load('palette.js');
+const { fluidPath, parseNpy } = await load('fluid_points.js');
 const { AdaptiveResolution } = await load('adaptive_resolution.js');
 const { buildLevels, measuredDeviation, pointTriangleDistance, simplifierReady } = await load('mesh_levels.js');
 const { BodyScene, largestStretch } = await load('body_scene.js');
@@ -137,6 +138,45 @@ test('palette: the formulas concord render uses', () => {
   assert.deepEqual(rampColour(Number.NaN), rampColour(0));
   assert.deepEqual(workerColour(11), workerColour(1));
   assert.deepEqual(workerColour(-1), [0.3, 0.3, 0.3]);
+  // fluid_colour in src/concord/export/palette.cpp: blue to foam white.
+  assert.deepEqual(fluidColour(0), [0.16, 0.42, 0.80]);
+  assert.deepEqual(fluidColour(0.5).map((x) => +x.toFixed(6)), [0.49, 0.665, 0.9]);
+  assert.deepEqual(fluidColour(Number.NaN), fluidColour(0));
+  assert.deepEqual(fluidColour(4), [0.82, 0.91, 1.0]);
+});
+
+/** A .npy file as src/concord/io/npy_file.cpp writes it (header padded to 64 bytes). */
+function npyBuffer(rows, cols, values, { descr = '<f4', fortran = 'False', version = 1 } = {}) {
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortran}, 'shape': (${rows}, ${cols}), }`;
+  const prefix = version === 1 ? 10 : 12;
+  while ((prefix + header.length + 1) % 64 !== 0) header += ' ';
+  header += '\n';
+  const out = new Uint8Array(prefix + header.length + 4 * values.length);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, version, 0]);
+  const view = new DataView(out.buffer);
+  if (version === 1) view.setUint16(8, header.length, true); else view.setUint32(8, header.length, true);
+  for (let i = 0; i < header.length; ++i) out[prefix + i] = header.charCodeAt(i);
+  values.forEach((v, i) => view.setFloat32(prefix + header.length + 4 * i, v, true));
+  return out.buffer;
+}
+
+test('fluid: .npy files are read as the engine writes them, anything else is a one-line error', () => {
+  const values = [1, 2, 3, 0.5, 100, -1, -2, -3, 1.5, 0];
+  for (const version of [1, 2]) {
+    const m = parseNpy(npyBuffer(2, 5, values, { version }), 'fluid/000000.npy');
+    assert.equal(m.rows, 2);
+    assert.equal(m.cols, 5);
+    assert.deepEqual(Array.from(m.data), values);
+  }
+  assert.equal(parseNpy(npyBuffer(0, 5, []), 'e.npy').rows, 0);
+  assert.throws(() => parseNpy(new Uint8Array([1, 2, 3]).buffer, 'a.npy'), /a\.npy: not a \.npy file/);
+  assert.throws(() => parseNpy(npyBuffer(2, 5, values, { descr: '<f8' }), 'b.npy'), /b\.npy: expected little-endian float32/);
+  assert.throws(() => parseNpy(npyBuffer(2, 5, values, { fortran: 'True' }), 'c.npy'), /c\.npy: expected C order/);
+  assert.throws(() => parseNpy(npyBuffer(3, 5, values), 'd.npy'), /d\.npy: expected 60 data bytes, got 40/);
+  const truncated = npyBuffer(2, 5, values).slice(0, 30);
+  assert.throws(() => parseNpy(truncated, 'f.npy'), /f\.npy: truncated header/);
+  assert.equal(fluidPath(7), 'fluid/000007.npy');
+  assert.equal(fluidPath(1234567), 'fluid/1234567.npy');
 });
 
 test('adaptive resolution: steps down when slow, back up when fast, full size when still', () => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Browser test of the web viewer: headless Debian chromium driven by playwright-core.
 //   node viewer_browser_test.mjs VIEWER_DIR URL_OF_A_SYNTHETIC_DISTRIBUTED_RUN URL_OF_A_BROKEN_RUN
-//        [URL_OF_A_REAL_DISTRIBUTED_RUN [URL_OF_A_RUN_WITH_ELASTIC_BODIES]]
+//        [URL_OF_A_REAL_DISTRIBUTED_RUN [URL_OF_A_RUN_WITH_ELASTIC_BODIES
+//        [URL_OF_A_RUN_WITH_A_FLUID URL_OF_THE_SAME_RUN_WITH_FLUID_FILE_2_REMOVED]]]]
 // The first URL serves a small synthetic run with the distributed-run stats (docs/viewer.md),
 // the second a single-machine run whose frames.jsonl has an unreadable line, the optional third
 // a run of `concord run --workers 2`. Checks: the page loads without console errors; Play
@@ -12,16 +13,18 @@
 // offers neither; an unreadable frame and a missing output directory give readable messages,
 // not a blank page; a run with reduced elastic bodies (the fifth URL, docs/elastic.md) draws them
 // at x = p + A (X + Phi eta) as computed here from its files, and their shape on screen changes
-// with the frame. Prints "N passed, M failed" and exits 1 on any failure.
+// with the frame; a run with a fluid (the sixth URL, docs/fluids.md) draws each frame's particles
+// where its fluid/NNNNNN.npy puts them, coloured by speed, and a missing fluid file is a readable
+// warning while the bodies stay viewable (the seventh). Prints "N passed, M failed" and exits 1 on any failure.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [viewerDir, goodUrl, brokenUrl, distributedUrl, elasticUrl] = process.argv.slice(2);
+const [viewerDir, goodUrl, brokenUrl, distributedUrl, elasticUrl, fluidUrl, fluidGapUrl] = process.argv.slice(2);
 const { chromium } = createRequire(join(viewerDir, 'package.json'))('playwright-core');
-const { rampColour, workerColour } = await import(pathToFileURL(join(viewerDir, 'src', 'palette.js')).href);
+const { fluidColour, rampColour, workerColour } = await import(pathToFileURL(join(viewerDir, 'src', 'palette.js')).href);
 const { parseObj } = await import(pathToFileURL(join(viewerDir, 'src', 'obj_parser.js')).href);
 
 let passed = 0, failed = 0;
@@ -203,6 +206,74 @@ async function checkElasticRun(url) {
   await page.close();
 }
 
+/**
+ * A run with a fluid (`concord run scenes/dam-break.json`): the particles drawn in a frame are
+ * those of its fluid/NNNNNN.npy, read here with the same parser, coloured by speed over
+ * sqrt(2 |g| h) (h the water's height in frame 0); the picture follows the frames. `gapUrl`
+ * serves the same run without fluid/000002.npy.
+ */
+async function checkFluidRun(url, gapUrl) {
+  const { parseNpy } = await import(pathToFileURL(join(viewerDir, 'src', 'fluid_points.js')).href);
+  const get = async (path) => fetch(new URL(`data/${path}`, url));
+  const scene = await (await get('scene.json')).json();
+  const lines = (await (await get('frames.jsonl')).text()).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const npy = async (frame) => parseNpy(await (await get(`fluid/${String(frame).padStart(6, '0')}.npy`)).arrayBuffer(), 'npy');
+  const first = await npy(lines[0].frame);
+  const heights = Array.from({ length: first.rows }, (_, i) => first.data[5 * i + 1]);  // gravity is -y
+  const g = Math.hypot(...scene.gravity);
+  const scale = Math.sqrt(2 * g * (Math.max(...heights) - Math.min(...heights)));
+  const { page, problems } = await openViewer(url);
+  const state = await page.evaluate(() => ({ ...window.concordViewer }));
+  check('fluid run: loads', state.state === 'ready' && state.frameCount === lines.length, `${state.frameCount} frames`);
+  check('fluid run: the title counts the particles', (await page.locator('#title').textContent()).includes(`${first.rows} fluid particles`));
+  const last = lines.length - 1;
+  const shots = [];
+  for (const f of [0, last]) {
+    const frame = lines[f].frame;
+    await page.evaluate((k) => window.concordViewer.seek(k), f);
+    await page.waitForFunction((k) => window.concordViewer.fluid().frame === k, frame, { timeout: 10000 });
+    // One more picture once the particles are in (uploadAllPositions asks for a redraw).
+    const n = await page.evaluate(() => {
+      const before = window.concordViewer.renderedFrames;
+      window.concordViewer.uploadAllPositions();
+      return before;
+    });
+    await page.waitForFunction((m) => window.concordViewer.renderedFrames > m, n, { timeout: 10000 });
+    const drawn = await page.evaluate(() => window.concordViewer.fluid());
+    const file = await npy(frame);
+    let error = 0, colourError = 0;
+    for (let i = 0; i < file.rows; ++i) {
+      for (let k = 0; k < 3; ++k) error = Math.max(error, Math.abs(drawn.positions[3 * i + k] - file.data[5 * i + k]));
+      const c = fluidColour(file.data[5 * i + 3] / scale);
+      for (let k = 0; k < 3; ++k) colourError = Math.max(colourError, Math.abs(drawn.colours[3 * i + k] - c[k]));
+    }
+    check(`fluid run: frame ${frame} draws its ${file.rows} particles where the file puts them`,
+      drawn.count === file.rows && drawn.positions.length === 3 * file.rows && error === 0, `largest error ${error}`);
+    check(`fluid run: frame ${frame} colours by speed over sqrt(2 g h) = ${scale.toFixed(3)} m/s`,
+      Math.abs(drawn.speedScale - scale) < 1e-5 && colourError < 1e-5, `largest colour error ${colourError.toExponential(2)}`);
+    shots.push(await page.locator('#canvas').screenshot());
+  }
+  check('fluid run: the picture changes between frames', !shots[0].equals(shots[1]));
+  const content = await canvasContent(page);
+  check('fluid run: canvas is not blank', content.share > 0.02, `${(100 * content.share).toFixed(1)}% non-background`);
+  check('fluid run: no console errors', problems.length === 0, problems.join(' | '));
+  await page.close();
+
+  if (!gapUrl) return;
+  const gap = await openViewer(gapUrl);
+  await gap.page.evaluate(() => window.concordViewer.seek(2));
+  await gap.page.waitForFunction(() => window.concordViewer.fluid().error !== null, null, { timeout: 10000 });
+  const message = await gap.page.locator('#message').textContent();
+  check('fluid run without fluid/000002.npy: a readable warning, the page stays usable',
+    /fluid\/000002\.npy: 404/.test(message) && (await gap.page.evaluate(() => window.concordViewer.state)) === 'ready',
+    `"${message}"`);
+  await gap.page.evaluate(() => window.concordViewer.seek(1));
+  await gap.page.waitForFunction(() => window.concordViewer.fluid().frame === 1, null, { timeout: 10000 });
+  check('fluid run without fluid/000002.npy: other frames still draw their particles',
+    (await gap.page.evaluate(() => window.concordViewer.fluid().count)) === first.rows);
+  await gap.page.close();
+}
+
 try {
   // --- a good run ---------------------------------------------------------------------------
   const { page, problems } = await openViewer(goodUrl);
@@ -284,6 +355,7 @@ try {
 
   if (distributedUrl) await checkDistributedRun(distributedUrl);
   if (elasticUrl) await checkElasticRun(elasticUrl);
+  if (fluidUrl) await checkFluidRun(fluidUrl, fluidGapUrl);
 } catch (e) {
   check('browser session', false, e.message.split('\n')[0]);
 } finally {

@@ -7,6 +7,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { AdaptiveResolution } from './adaptive_resolution.js';
 import { BodyScene } from './body_scene.js';
 import { ColourModes } from './colour_modes.js';
+import { FluidPoints } from './fluid_points.js';
 import { buildLevels, pageMeasureBudget, simplifierReady } from './mesh_levels.js';
 import { loadOutput } from './output_loader.js';
 import { rampCss, workerColour } from './palette.js';
@@ -100,6 +101,15 @@ async function start() {
     api.lodReady = true;
   }
   world.add(bodies.group);
+  const fluid = new FluidPoints(dataBase, output.scene, (error) => {
+    if (error) showMessage(error, 'warning');
+    dirty = true;
+  });
+  if (fluid.enabled) {
+    $('frame-label').textContent = 'loading: the fluid';
+    await fluid.init(frames.frameNumbers[0]);
+    world.add(fluid.points);
+  }
   api.bodyCount = bodies.bodyCount;
   api.triangleCount = bodies.triangleCount;
   api.elasticBodies = bodies.elastic.map((e) => e.body);
@@ -107,6 +117,7 @@ async function start() {
 
   const box = bodies.bounds(0);
   bodies.bounds(frames.count - 1, box);
+  if (fluid.enabled) box.union(fluid.firstBounds);
   const centre = box.getCenter(new THREE.Vector3());
   const radius = Math.max(1e-3, box.getSize(new THREE.Vector3()).length() / 2);
   const up = upVector(output.scene);
@@ -173,6 +184,7 @@ async function start() {
   function showFrame(f) {
     api.frameIndex = f;
     bodies.applyFrame(f);
+    fluid.show(frames.frameNumbers[f]);
     if (colours.isDynamic(colourMode)) bodies.setColours(colours.colours(colourMode, f));
     partition.update($('show-partition').checked ? frames.partitions[f] : null);
     $('slider').value = String(f);
@@ -221,7 +233,7 @@ async function start() {
     if (e.key === 'ArrowLeft') { setPlaying(false); seek(api.frameIndex - 1); }
   });
   $('title').textContent = `${output.scene.name || 'scene'} · ${bodies.bodyCount} bodies · ` +
-    `${bodies.triangleCount} triangles · ${frames.count} frames`;
+    `${bodies.triangleCount} triangles · ${fluid.enabled ? `${fluid.firstCount} fluid particles · ` : ''}${frames.count} frames`;
 
   const view = $('view');
   const resize = () => {
@@ -259,6 +271,7 @@ async function start() {
       camera.updateMatrixWorld();
       renderer.getDrawingBufferSize(bufferSize);
       api.drawnTriangles = bodies.updateDrawList(camera, bufferSize.y, moving ? lodPixels : 0);
+      fluid.prepare(camera, bufferSize.y);
       renderer.render(world, camera);
       ++api.renderedFrames;
       dirty = false;
@@ -292,6 +305,8 @@ async function start() {
       bodies.positionAttribute.needsUpdate = true;
       dirty = true;
     },
+    /** The fluid's particles drawn now (see FluidPoints.describe); null for a run without one. */
+    fluid: () => (fluid.enabled ? fluid.describe() : null),
     /** The partition planes and overlap slabs drawn now (see PartitionObjects.describe). */
     partition: () => partition.describe(),
     /** Renders continuously for `ms` while playing and returns the frames drawn per second. */

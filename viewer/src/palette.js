@@ -30,6 +30,13 @@ export function workerColour(w) {
   return WORKER_COLOURS[w % WORKER_COLOURS.length];
 }
 
+/** Fluid particles: water blue at t = 0 to foam white at t = 1 (t a speed fraction, clamped). */
+export function fluidColour(t) {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0));
+  const water = [0.16, 0.42, 0.80], foam = [0.82, 0.91, 1.0];
+  return [0, 1, 2].map((c) => water[c] * (1 - x) + foam[c] * x);
+}
+
 /** Five stops of the viridis colour map, interpolated linearly. */
 const RAMP = [
   [0.267, 0.005, 0.329], [0.231, 0.322, 0.545], [0.129, 0.569, 0.549],

@@ -105,8 +105,9 @@ std::string fluid_point_cloud_file_name(int frame) {
 namespace {
 
 std::string fluid_ply_bytes(const NpyMatrix& m, const FrameRecord& r) {
-    std::string out = "ply\nformat binary_little_endian 1.0\ncomment concord export: fluid, frame " +
-                      std::to_string(r.frame) + ", time ";
+    std::string out =
+        "ply\nformat binary_little_endian 1.0\ncomment concord export: fluid, frame " +
+        std::to_string(r.frame) + ", time ";
     append_double(out, r.time);
     out += "\nelement vertex " + std::to_string(m.rows) +
            "\nproperty float x\nproperty float y\nproperty float z\nproperty float speed"
@@ -131,7 +132,8 @@ MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::
                                          const FrameSelection& selection) {
     const std::vector<TriMesh> meshes = reader.load_meshes();
     std::vector<MatX> modes;
-    for (std::size_t b = 0; b < meshes.size(); ++b) modes.push_back(reader.load_modes(static_cast<int>(b)));
+    for (std::size_t b = 0; b < meshes.size(); ++b)
+        modes.push_back(reader.load_modes(static_cast<int>(b)));
     MeshSequenceSummary s;
     for (const TriMesh& m : meshes) {
         s.vertices_per_frame += m.num_vertices();
@@ -150,11 +152,12 @@ MeshSequenceSummary export_mesh_sequence(const OutputReader& reader, const std::
                 : ply_bytes(meshes, modes, r, s.vertices_per_frame, s.faces_per_frame);
         write_file(file, data);
         // PLY: the fluid's particles of the frame as a point cloud beside it.
-        const fs::path npy = fs::path(reader.directory()) / output_layout::fluid_path(r.frame);
-        if (format == MeshSequenceFormat::Ply && fs::exists(npy)) {
-            write_file((fs::path(out_dir) / fluid_point_cloud_file_name(r.frame)).string(),
-                       fluid_ply_bytes(read_npy(npy.string()), r));
-            ++s.fluid_files;
+        if (format == MeshSequenceFormat::Ply) {
+            if (const std::optional<NpyMatrix> fluid = reader.load_fluid(r.frame)) {
+                write_file((fs::path(out_dir) / fluid_point_cloud_file_name(r.frame)).string(),
+                           fluid_ply_bytes(*fluid, r));
+                ++s.fluid_files;
+            }
         }
         if (s.files == 0) s.first_file = file;
         s.last_file = file;

@@ -1,6 +1,8 @@
 #include "concord/export/output_renderer.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "concord/export/affine_map.hpp"
@@ -21,6 +23,16 @@ std::optional<Vec3> scene_gravity(const nlohmann::json& scene) {
     for (const auto& x : *it)
         if (!x.is_number()) return std::nullopt;
     return Vec3((*it)[0].get<double>(), (*it)[1].get<double>(), (*it)[2].get<double>());
+}
+
+/// The particle radius of the first fluid block of scene.json (every block has the same one,
+/// docs/scene-format.md); 0 when the scene has no fluid.
+double scene_fluid_radius(const nlohmann::json& scene) {
+    const auto it = scene.find("fluids");
+    if (it == scene.end() || !it->is_array() || it->empty()) return 0.0;
+    const auto& block = (*it)[0];
+    const auto r = block.find("particle_radius");
+    return r != block.end() && r->is_number() && r->get<double>() > 0 ? r->get<double>() : 0.0;
 }
 
 /// Scene plane as a checkerboard of tiles, `size` across, centred near `centre`.
@@ -53,8 +65,12 @@ ColourMode parse_colour_mode(const std::string& name) {
 }
 
 RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& meshes,
-                       bool with_speeds) {
+                       bool with_speeds, bool with_fluid) {
     RunOverview o;
+    o.fluid_radius = scene_fluid_radius(reader.scene());
+    const std::optional<Vec3> gravity = scene_gravity(reader.scene());
+    const Vec3 up = up_from_gravity(gravity);
+    const double g = gravity && gravity->norm() > 0 ? gravity->norm() : 9.81;
     const std::size_t n = meshes.size();
     std::vector<Eigen::AlignedBox3d> local(n);
     std::vector<Vec3> centroid(n), previous(n);
@@ -91,6 +107,24 @@ RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& m
             for (int c : r.stats.body_contacts)
                 o.max_body_contacts = std::max(o.max_body_contacts, c);
         }
+        if (with_fluid && o.fluid_radius > 0) {
+            if (const std::optional<NpyMatrix> fluid = reader.load_fluid(r.frame)) {
+                double low = std::numeric_limits<double>::infinity(), high = -low;
+                for (std::size_t i = 0; i < fluid->rows; ++i) {
+                    const float* row = &fluid->data[5 * i];
+                    const Vec3 x(row[0], row[1], row[2]);
+                    if (!x.allFinite()) continue;
+                    o.bounds.extend(x);
+                    low = std::min(low, x.dot(up));
+                    high = std::max(high, x.dot(up));
+                }
+                if (!o.has_fluid && high > low)
+                    o.fluid_speed_scale = std::sqrt(2 * g * (high - low));
+                o.has_fluid = true;
+                o.max_fluid_particles =
+                    std::max(o.max_fluid_particles, static_cast<long>(fluid->rows));
+            }
+        }
         o.frames.push_back(r.frame);
         o.times.push_back(r.time);
     }
@@ -115,7 +149,8 @@ OutputRenderer::OutputRenderer(const OutputReader& reader, std::vector<TriMesh> 
     for (const TriMesh& m : meshes_) triangles_ += m.num_faces();
     // Elastic bodies are drawn deformed: x = p + A (X + Phi eta).
     for (std::size_t b = 0; b < meshes_.size(); ++b)
-        modes_.push_back(b < reader.bodies().size() ? reader.load_modes(static_cast<int>(b)) : MatX());
+        modes_.push_back(b < reader.bodies().size() ? reader.load_modes(static_cast<int>(b))
+                                                    : MatX());
 
     // Owners come with every frame of a distributed run (but frame 0); asking for worker colours
     // of a single-machine run is a mistake worth stopping for, not a picture in body colours.
@@ -196,6 +231,20 @@ Image OutputRenderer::render(const FrameRecord& frame) const {
         for (Eigen::Index f = 0; f < faces.rows(); ++f) {
             r.draw_triangle(x.row(faces(f, 0)).transpose(), x.row(faces(f, 1)).transpose(),
                             x.row(faces(f, 2)).transpose(), colours[b]);
+        }
+    }
+    particles_ = 0;
+    if (options_.fluid && overview_.has_fluid) {
+        if (const std::optional<NpyMatrix> fluid = reader_.load_fluid(frame.frame)) {
+            // Speed colours the water from blue to foam white (viridis with --color speed).
+            const double top = overview_.fluid_speed_scale;
+            for (std::size_t i = 0; i < fluid->rows; ++i) {
+                const float* row = &fluid->data[5 * i];
+                const double t = row[3] / top;
+                r.draw_sphere(Vec3(row[0], row[1], row[2]), overview_.fluid_radius,
+                              mode_ == ColourMode::Speed ? ramp_colour(t) : fluid_colour(t));
+            }
+            particles_ = static_cast<long>(fluid->rows);
         }
     }
     if (options_.planes) {

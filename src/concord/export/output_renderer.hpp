@@ -25,6 +25,7 @@ struct RenderOptions {
     double fov_deg = 40.0;
     ColourMode colour = ColourMode::Body;
     bool planes = true;
+    bool fluid = true;  ///< draw the fluid's particles (fluid/NNNNNN.npy) when the run has them
     Rgb background = {0.118f, 0.129f, 0.149f};  ///< the viewer's background
 };
 
@@ -45,10 +46,20 @@ struct RunOverview {
     /// of the contact colour ramp, as in the viewer).
     bool has_body_contacts = false;
     int max_body_contacts = 0;
+    /// Runs with a fluid: its particle radius (scene.json's fluids) and the largest particle
+    /// count of any frame; the particles are in `bounds` too. Particles are coloured by speed
+    /// over fluid_speed_scale = sqrt(2 |g| h), h the height of the fluid at its first frame
+    /// (along up; |g| = 9.81 without gravity): the speed of a fall from the top of the water,
+    /// the same scale as the web viewer's.
+    bool has_fluid = false;
+    double fluid_radius = 0.0;
+    long max_fluid_particles = 0;
+    double fluid_speed_scale = 1.0;
 };
 
+/// `with_fluid`: also read every frame's fluid file (its particles join the bounds).
 RunOverview survey_run(const OutputReader& reader, const std::vector<TriMesh>& meshes,
-                       bool with_speeds);
+                       bool with_speeds, bool with_fluid = true);
 
 class OutputRenderer {
   public:
@@ -64,6 +75,8 @@ class OutputRenderer {
     /// whose stats.owners or stats.body_contacts does not have one entry per body.
     const std::string& colour_note() const { return colour_note_; }
     long triangles_per_frame() const { return triangles_; }
+    /// Fluid particles drawn in the last render() (0 without a fluid or with options.fluid off).
+    long particles_drawn() const { return particles_; }
 
   private:
     std::vector<Rgb> body_colours(const FrameRecord& frame) const;
@@ -81,6 +94,7 @@ class OutputRenderer {
     ColourMode mode_;
     std::string colour_note_;
     long triangles_ = 0;
+    mutable long particles_ = 0;
 };
 
 }  // namespace concord

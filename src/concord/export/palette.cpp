@@ -36,6 +36,15 @@ Rgb worker_colour(int w) {
     return kWorkers[static_cast<std::size_t>(w) % kWorkers.size()];
 }
 
+Rgb fluid_colour(double t) {
+    static constexpr Rgb kWater = {0.16f, 0.42f, 0.80f}, kFoam = {0.82f, 0.91f, 1.0f};
+    if (!(t > 0)) t = 0;  // also NaN
+    t = std::min(1.0, t);
+    Rgb c;
+    for (int k = 0; k < 3; ++k) c[k] = static_cast<float>(kWater[k] * (1 - t) + kFoam[k] * t);
+    return c;
+}
+
 Rgb ramp_colour(double t) {
     static constexpr std::array<Rgb, 5> kRamp{{
         {0.267f, 0.005f, 0.329f},

@@ -17,6 +17,10 @@ Rgb body_colour(int i);
 /// Worker w: one of ten fixed colours (w mod 10); grey for w < 0 (no worker).
 Rgb worker_colour(int w);
 
+/// Fluid particles: water blue at t = 0 to foam white at t = 1 (t is a speed fraction; clamped,
+/// NaN counts as 0): blue (0.16, 0.42, 0.80) mixed linearly with (0.82, 0.91, 1.0).
+Rgb fluid_colour(double t);
+
 /// Five-stop viridis approximation at t in [0, 1] (clamped; NaN counts as 0).
 Rgb ramp_colour(double t);
 

@@ -42,7 +42,14 @@ SoftwareRasterizer::SoftwareRasterizer(int width, int height, const Camera& came
     proj(2, 2) = (far + near_) / (near_ - far);
     proj(2, 3) = 2 * far * near_ / (near_ - far);
     proj(3, 2) = -1;
+    view_ = view;
     view_projection_ = proj * view;
+    right_ = right;
+    up_ = up;
+    forward_ = forward;
+    proj_f_ = f;
+    proj_a_ = proj(2, 2);
+    proj_b_ = proj(2, 3);
 
     // Key light from above-right-behind the camera, as in the viewer.
     light_ = (up * 1.0 + right * 0.5 - forward * 0.8).normalized();
@@ -148,6 +155,47 @@ void SoftwareRasterizer::raster(const Eigen::Vector4d clip[3], const Rgb& shaded
         }
     }
     drawn_ += any;
+}
+
+void SoftwareRasterizer::draw_sphere(const Vec3& centre, double radius, const Rgb& colour) {
+    if (!(radius > 0) || !centre.allFinite()) return;
+    const Eigen::Vector4d v = view_ * Eigen::Vector4d(centre.x(), centre.y(), centre.z(), 1.0);
+    const double depth = -v.z();  // distance along the view direction
+    if (!(depth - radius > near_)) return;
+    // Screen centre and radius in buffer samples (the projection of the centre; a sphere's
+    // outline is a little wider off-axis, which does not matter at particle sizes).
+    const double cx =
+        (proj_f_ * v.x() / (static_cast<double>(bw_) / bh_) / depth * 0.5 + 0.5) * bw_;
+    const double cy = (0.5 - proj_f_ * v.y() / depth * 0.5) * bh_;
+    const double rs = proj_f_ * radius / depth * 0.5 * bh_;
+    const int x0 = std::max(0, static_cast<int>(std::floor(cx - rs)));
+    const int x1 = std::min(bw_ - 1, static_cast<int>(std::ceil(cx + rs)));
+    const int y0 = std::max(0, static_cast<int>(std::floor(cy - rs)));
+    const int y1 = std::min(bh_ - 1, static_cast<int>(std::ceil(cy + rs)));
+    if (x0 > x1 || y0 > y1) return;
+    const double inv_rs = 1.0 / std::max(rs, 1e-9);
+    bool any = false;
+    for (int y = y0; y <= y1; ++y) {
+        const double dy = (y + 0.5 - cy) * inv_rs;
+        for (int x = x0; x <= x1; ++x) {
+            const double dx = (x + 0.5 - cx) * inv_rs;
+            const double d2 = dx * dx + dy * dy;
+            if (d2 > 1.0) continue;
+            const double nz = std::sqrt(1.0 - d2);
+            // The front surface point, nz * radius nearer than the centre.
+            const double zv = -(depth - nz * radius);
+            const float z = static_cast<float>((proj_a_ * zv + proj_b_) / -zv);
+            const std::size_t i = static_cast<std::size_t>(y) * bw_ + x;
+            if (z >= depth_[i]) continue;
+            const Vec3 n = right_ * dx - up_ * dy - forward_ * nz;
+            const double intensity = 0.35 + 0.65 * std::max(0.0, n.dot(light_));
+            depth_[i] = z;
+            float* c = &colour_[3 * i];
+            for (int k = 0; k < 3; ++k) c[k] = static_cast<float>(colour[k] * intensity);
+            any = true;
+        }
+    }
+    drawn_spheres_ += any;
 }
 
 Image SoftwareRasterizer::resolve() const {

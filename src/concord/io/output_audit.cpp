@@ -20,11 +20,11 @@ void audit_fluid(const OutputReader& reader, const FrameRecord& record,
                  const std::vector<TriMesh>& meshes, const std::vector<Vertices>& world,
                  const std::vector<bool>& closed, const std::vector<HalfSpace>& planes,
                  OutputAuditSummary& summary) {
-    const std::string path =
-        (std::filesystem::path(reader.directory()) / output_layout::fluid_path(record.frame))
-            .string();
-    const NpyMatrix m = read_npy(path);
-    if (m.cols != 5) throw InputError(path + ": expected 5 columns, got " + std::to_string(m.cols));
+    const std::optional<NpyMatrix> fluid = reader.load_fluid(record.frame);
+    if (!fluid)
+        throw InputError(reader.directory() + "/" + output_layout::fluid_path(record.frame) +
+                         ": missing (the run has a fluid; every saved frame has its file)");
+    const NpyMatrix& m = *fluid;
     summary.fluid_particles = static_cast<std::int64_t>(m.rows);
     std::vector<TriMesh> placed(meshes.size());
     std::vector<AABB> boxes(meshes.size());
@@ -91,8 +91,7 @@ OutputAuditSummary audit_output(const OutputReader& reader,
             world[b] = row_world_vertices(meshes[b], modes[b], record.q[b]);
             bodies[b] = {&meshes[b].faces, &world[b]};
         }
-        AuditResult result =
-            audit_intersections(bodies, planes, 16, reader.contact_exclusions());
+        AuditResult result = audit_intersections(bodies, planes, 16, reader.contact_exclusions());
         ++summary.frames;
         summary.triangle_hits += result.triangle_hit_count;
         summary.plane_hits += result.plane_hit_count;
@@ -128,8 +127,7 @@ std::string audit_summary_line(const OutputAuditSummary& s, const OutputReader& 
     const std::string fluid =
         s.has_fluid ? ", " + plural(s.fluid_particles, "fluid particle") : std::string();
     if (s.clean()) {
-        line << "clean: no intersection in " << scope << fluid << " (" << reader.directory()
-             << ")";
+        line << "clean: no intersection in " << scope << fluid << " (" << reader.directory() << ")";
         return line.str();
     }
     auto name = [&](int b) {
@@ -138,8 +136,8 @@ std::string audit_summary_line(const OutputAuditSummary& s, const OutputReader& 
     if (!s.first_intersection) {
         const auto& h = *s.first_fluid_in_body;
         line << "FLUID IN BODIES in " << s.frames_with_fluid_in_bodies << " of " << scope << fluid
-             << "; first at frame " << h.frame << " (t = " << h.time << "): "
-             << plural(h.particles, "particle") << " inside "
+             << "; first at frame " << h.frame << " (t = " << h.time
+             << "): " << plural(h.particles, "particle") << " inside "
              << (h.body < 0 ? std::string("a plane") : "body " + name(h.body));
         return line.str();
     }

@@ -128,6 +128,17 @@ std::vector<TriMesh> OutputReader::load_meshes() const {
     return meshes;
 }
 
+std::optional<NpyMatrix> OutputReader::load_fluid(int frame) const {
+    const std::string file = (fs::path(dir_) / output_layout::fluid_path(frame)).string();
+    std::error_code ec;
+    if (!fs::exists(file, ec)) return std::nullopt;
+    NpyMatrix m = read_npy(file);
+    if (m.cols != 5)
+        throw InputError(file + ": expected 5 columns (x, y, z, speed, pressure), got " +
+                         std::to_string(m.cols));
+    return m;
+}
+
 MatX OutputReader::load_modes(int i) const {
     const OutputBodyInfo& b = bodies_.at(static_cast<std::size_t>(i));
     if (b.modes.empty()) return {};

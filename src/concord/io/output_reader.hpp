@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "concord/geometry/mesh.hpp"
+#include "concord/io/npy_file.hpp"
 #include "concord/math/types.hpp"
 #include "concord/scene/scene_spec.hpp"
 #include "concord/world/step_stats.hpp"
@@ -86,6 +87,10 @@ class OutputReader {
     /// Body i's mode values at its mesh vertices (3n x m, rows 3v..3v+2 of vertex v); an empty
     /// matrix for affine bodies. Throws InputError for a malformed file.
     MatX load_modes(int i) const;
+    /// The fluid's particles at saved frame `frame` (fluid/NNNNNN.npy: rows x, y, z, speed,
+    /// pressure), or nullopt when the run has no fluid file for it. Throws InputError naming the
+    /// file for a malformed one or one without 5 columns.
+    std::optional<NpyMatrix> load_fluid(int frame) const;
 
     FrameStream frames() const;
     std::vector<FrameRecord> read_all_frames() const;
