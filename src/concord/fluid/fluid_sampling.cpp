@@ -1,5 +1,7 @@
 #include "concord/fluid/fluid_sampling.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -49,10 +51,13 @@ std::vector<Vec3> points_clear_of(const std::vector<Vec3>& points,
     if (obstacles.empty() || clearance <= 0.0) return points;
     NeighborGrid grid;
     grid.build(obstacles, clearance);
-    const NeighborLists near = grid.neighbors(points, clearance, false);
+    std::vector<char> keep(points.size());
+    tbb::parallel_for(std::size_t(0), points.size(), [&](std::size_t i) {
+        keep[i] = grid.for_each_near(points[i], clearance, [](int) { return false; });
+    });
     std::vector<Vec3> out;
     for (std::size_t i = 0; i < points.size(); ++i)
-        if (near.count(i) == 0) out.push_back(points[i]);
+        if (keep[i]) out.push_back(points[i]);
     return out;
 }
 
@@ -69,12 +74,15 @@ std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing, double dep
         const double l = n.norm();
         return l > 0.0 ? Vec3(n / l) : Vec3::Zero();
     };
-    auto inward = [&](const Vec3& x, const Vec3& normal) -> Vec3 { return x - depth * unit(normal); };
+    auto inward = [&](const Vec3& x, const Vec3& normal) -> Vec3 {
+        return x - depth * unit(normal);
+    };
     for (int v = 0; v < mesh.num_vertices(); ++v) {
         Vec3 n = Vec3::Zero();
         for (int k = mesh.vertex_face_offsets[static_cast<std::size_t>(v)];
              k < mesh.vertex_face_offsets[static_cast<std::size_t>(v) + 1]; ++k)
-            n += area_normal[static_cast<std::size_t>(mesh.vertex_faces[static_cast<std::size_t>(k)])];
+            n += area_normal[static_cast<std::size_t>(
+                mesh.vertex_faces[static_cast<std::size_t>(k)])];
         out.push_back(inward(V.row(v).transpose(), n));
     }
     for (int e = 0; e < mesh.num_edges(); ++e) {

@@ -43,7 +43,8 @@ void concatenate(const NeighborLists& a, const NeighborLists& b, int shift, Neig
     out.index.resize(static_cast<std::size_t>(out.offsets[n]));
     for_each_particle(n, [&](std::size_t i) {
         auto at = static_cast<std::size_t>(out.offsets[i]);
-        for (auto s = a.begin(i); s < a.end(i); ++s) out.index[at++] = a.index[static_cast<std::size_t>(s)];
+        for (auto s = a.begin(i); s < a.end(i); ++s)
+            out.index[at++] = a.index[static_cast<std::size_t>(s)];
         for (auto s = b.begin(i); s < b.end(i); ++s)
             out.index[at++] = b.index[static_cast<std::size_t>(s)] + shift;
     });
@@ -194,7 +195,8 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
 
     // 5. Pressure: relaxed Jacobi.
     const double omega = material_.omega;
-    const int max_it = std::max(material_.max_pressure_iterations, material_.min_pressure_iterations);
+    const int max_it =
+        std::max(material_.max_pressure_iterations, material_.min_pressure_iterations);
     for (int it = 0; it < max_it; ++it) {
         for_each_particle(n, [&](std::size_t i) {
             Vec3 s_i = Vec3::Zero();
@@ -211,7 +213,8 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
                 const auto j = static_cast<std::size_t>(ff_.index[s]);
                 const Vec3& gw = gff_[static_cast<std::size_t>(s)];
                 // d_jj p_j and sum_{k != i} d_jk p_k = (sum_k d_jk p_k) - d_ji p_i
-                const Vec3 other = dij_pj_[i] - d_ii_[j] * p[j] - (dij_pj_[j] - dji_scale * gw * p[i]);
+                const Vec3 other =
+                    dij_pj_[i] - d_ii_[j] * p[j] - (dij_pj_[j] - dji_scale * gw * p[i]);
                 sum += m * other.dot(gw);
             }
             sum += dij_pj_[i].dot(boundary_grad_[i]);
@@ -279,12 +282,14 @@ std::vector<double> boundary_psi(const std::vector<Vec3>& samples, const FluidMa
     const CubicSplineKernel kernel(H);
     NeighborGrid grid;
     grid.build(samples, H);
-    const NeighborLists lists = grid.neighbors(samples, H, true);
     std::vector<double> psi(samples.size());
     for_each_particle(samples.size(), [&](std::size_t i) {
         double sum = kernel.value(0.0);
-        for (auto s = lists.begin(i); s < lists.end(i); ++s)
-            sum += kernel.value(samples[i] - samples[static_cast<std::size_t>(lists.index[s])]);
+        grid.for_each_near(samples[i], H, [&](int j) {
+            if (static_cast<std::size_t>(j) != i)
+                sum += kernel.value(samples[i] - samples[static_cast<std::size_t>(j)]);
+            return true;
+        });
         psi[i] = material.rest_density / sum;
     });
     return psi;

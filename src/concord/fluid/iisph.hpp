@@ -5,7 +5,8 @@
 //   1. neighbours   fluid-fluid and fluid-boundary lists (NeighborGrid, cell = H = 4 r);
 //   2. density      rho_i = sum_j m W_ij + sum_k psi_k W_ik (psi_k = rho0 V_k, Akinci);
 //   3. advection    v_adv = v + dt (g + viscosity), the laminar viscosity of Monaghan (2005):
-//                   a_i = 2 (d + 2) nu sum_j (2 m / (rho_i + rho_j)) (v_ij . x_ij) / (|x_ij|^2 + 0.01 H^2) grad W_ij;
+//                   a_i = 2 (d + 2) nu sum_j (2 m / (rho_i + rho_j)) (v_ij . x_ij) / (|x_ij|^2 +
+//                   0.01 H^2) grad W_ij;
 //   4. prediction   d_ii, rho_adv (with the boundary samples' velocities), a_ii, p = p_prev / 2;
 //   5. pressure     relaxed Jacobi (omega = 0.5) on A p = rho0 - rho_adv, p clamped at 0, until
 //                   the average compression (rho_pred - rho0)^+ / rho0 is below the tolerance
@@ -95,7 +96,7 @@ class IisphSolver {
     NeighborLists ff_, fb_, fb_fixed_, fb_moving_;
     // Per particle, reused between steps.
     std::vector<Vec3> v_adv_, d_ii_, dij_pj_;
-    std::vector<Vec3> gff_, gfb_;       ///< grad W of every fluid-fluid / fluid-boundary pair
+    std::vector<Vec3> gff_, gfb_;      ///< grad W of every fluid-fluid / fluid-boundary pair
     std::vector<Vec3> boundary_grad_;  ///< per particle: sum_k psi_k grad W_ik
     std::vector<double> rho_adv_, a_ii_, p_next_, compression_;
 };
@@ -105,7 +106,9 @@ class IisphSolver {
 double lattice_particle_mass(const FluidMaterial& material);
 
 /// Boundary samples sit `boundary_sample_spacing` = r apart on surfaces.
-inline double boundary_sample_spacing(const FluidMaterial& m) { return m.particle_radius; }
+inline double boundary_sample_spacing(const FluidMaterial& m) {
+    return m.particle_radius;
+}
 
 /// Akinci's volumes give a sampled surface the weight of a half-space of fluid at the surface:
 /// unloaded fluid rests about 2.2 r from a plane of samples (1.4 r under a metre of water), and
@@ -116,8 +119,12 @@ inline double boundary_sample_spacing(const FluidMaterial& m) { return m.particl
 /// Archimedes draft), and fluid blocks leave out lattice points nearer than
 /// `boundary_clearance` to a sample (those closer than 0.9 r to a surface): the layer r from a
 /// surface stays, compressed by about 6 % at the start.
-inline double boundary_sample_depth(const FluidMaterial& m) { return 0.5 * m.particle_radius; }
-inline double boundary_clearance(const FluidMaterial& m) { return 1.6 * m.particle_radius; }
+inline double boundary_sample_depth(const FluidMaterial& m) {
+    return 0.5 * m.particle_radius;
+}
+inline double boundary_clearance(const FluidMaterial& m) {
+    return 1.6 * m.particle_radius;
+}
 
 /// Akinci et al.'s boundary volume of each sample, V_k = 1 / sum_l W(x_k - x_l) over the
 /// samples (itself included); returns psi_k = rho0 V_k.

@@ -47,17 +47,37 @@ void NeighborGrid::build(const std::vector<Vec3>& points, double cell) {
     for (std::size_t i = 0; i < n; ++i)  // stable: increasing point index within a bucket
         sorted_[static_cast<std::size_t>(fill[static_cast<std::size_t>(key[i])]++)] =
             static_cast<int>(i);
+    sorted_x_.resize(n);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kBlock), [&](const auto& r) {
+        for (std::size_t s = r.begin(); s < r.end(); ++s)
+            sorted_x_[s] = points[static_cast<std::size_t>(sorted_[s])];
+    });
+}
+
+std::array<std::int64_t, 3> NeighborGrid::cell_of(const Vec3& x) const {
+    return {cell_coordinate(x.x(), cell_), cell_coordinate(x.y(), cell_),
+            cell_coordinate(x.z(), cell_)};
 }
 
 int NeighborGrid::buckets_around(const Vec3& x, std::array<std::int64_t, 27>& out) const {
-    const std::int64_t cx = cell_coordinate(x.x(), cell_), cy = cell_coordinate(x.y(), cell_),
-                       cz = cell_coordinate(x.z(), cell_);
+    return buckets_around(cell_of(x), out);
+}
+
+int NeighborGrid::buckets_around(const std::array<std::int64_t, 3>& cell,
+                                 std::array<std::int64_t, 27>& out) const {
+    const auto [cx, cy, cz] = cell;
+    // In the fixed order of the cell offsets; a bucket that two cells share (a hash collision,
+    // rare) is kept once, at its first cell.
     int n = 0;
     for (std::int64_t dx = -1; dx <= 1; ++dx)
         for (std::int64_t dy = -1; dy <= 1; ++dy)
-            for (std::int64_t dz = -1; dz <= 1; ++dz) out[n++] = bucket(cx + dx, cy + dy, cz + dz);
-    std::sort(out.begin(), out.end());
-    return static_cast<int>(std::unique(out.begin(), out.end()) - out.begin());
+            for (std::int64_t dz = -1; dz <= 1; ++dz) {
+                const std::int64_t b = bucket(cx + dx, cy + dy, cz + dz);
+                bool seen = false;
+                for (int k = 0; k < n; ++k) seen |= out[static_cast<std::size_t>(k)] == b;
+                if (!seen) out[static_cast<std::size_t>(n++)] = b;
+            }
+    return n;
 }
 
 NeighborLists NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius,
@@ -73,25 +93,32 @@ void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bo
     lists.offsets.assign(n + 1, 0);
     lists.index.clear();
     if (n == 0 || num_points() == 0) return;
-    const std::vector<Vec3>& pts = *points_;
     const double r2 = radius * radius;
     const std::size_t blocks = (n + kBlock - 1) / kBlock;
     if (found_.size() < blocks) found_.resize(blocks);
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
         std::array<std::int64_t, 27> b{};
+        std::array<std::int64_t, 3> last_cell{};
+        int nb = -1;
         std::vector<int>& out = found_[blk];
         out.clear();
         const std::size_t end = std::min(n, (blk + 1) * kBlock);
         for (std::size_t i = blk * kBlock; i < end; ++i) {
             const Vec3& x = queries[i];
-            const int nb = buckets_around(x, b);
+            // Consecutive queries often share a cell (lattices, particles that stay together).
+            const std::array<std::int64_t, 3> cell = cell_of(x);
+            if (nb < 0 || cell != last_cell) {
+                nb = buckets_around(cell, b);
+                last_cell = cell;
+            }
             const std::size_t before = out.size();
             for (int k = 0; k < nb; ++k) {
                 const auto bk = static_cast<std::size_t>(b[static_cast<std::size_t>(k)]);
                 for (std::int64_t s = start_[bk]; s < start_[bk + 1]; ++s) {
+                    if ((sorted_x_[static_cast<std::size_t>(s)] - x).squaredNorm() >= r2) continue;
                     const int j = sorted_[static_cast<std::size_t>(s)];
                     if (self && static_cast<std::size_t>(j) == i) continue;
-                    if ((pts[static_cast<std::size_t>(j)] - x).squaredNorm() < r2) out.push_back(j);
+                    out.push_back(j);
                 }
             }
             lists.offsets[i + 1] = static_cast<std::int64_t>(out.size() - before);
