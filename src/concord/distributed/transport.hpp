@@ -25,6 +25,7 @@ enum class Tag : int {
     Result = 8,       ///< worker -> controller at a step's end: owned bodies' states, stats
     State = 9,        ///< worker -> controller on Capture: what the worker carries (checkpoint)
     Heartbeat = 10,   ///< worker -> controller every second, from a thread of its own (MPI)
+    Fluid = 11,       ///< worker -> worker: fluid particles, ghosts, halo values, reductions
 };
 
 /// A worker process that died or stopped answering (the MPI transport's heartbeats): the run

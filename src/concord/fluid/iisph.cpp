@@ -64,14 +64,25 @@ IisphSolver::IisphSolver(const FluidMaterial& material)
 
 IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& boundary,
                                  const Vec3& g, double dt, std::vector<Vec3>& boundary_impulse) {
+    return step(fluid, fluid.size(), nullptr, boundary, g, dt, boundary_impulse);
+}
+
+IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, FluidHalo* halo,
+                                 const BoundarySamples& boundary, const Vec3& g, double dt,
+                                 std::vector<Vec3>& boundary_impulse) {
     IisphStepStats stats;
-    const std::size_t n = fluid.size();
+    const std::size_t all = fluid.size();        // owned particles, then ghosts
+    const std::size_t n = std::min(owned, all);  // the particles this step moves
     if (boundary_impulse.size() < boundary.size())
         boundary_impulse.resize(boundary.size(), Vec3::Zero());
-    if (n == 0) {
+    // A domain of a split fluid takes part in every exchange, even with no particle of its own.
+    const double n_total = halo ? halo->sum(static_cast<double>(n)) : static_cast<double>(n);
+    if (n_total == 0.0) {
         stats.converged = true;
         return stats;
     }
+    fluid.density.resize(all, 0.0);
+    fluid.pressure.resize(all, 0.0);
     const double H = kernel_.support_radius();
     const double m = fluid.mass;
     const double rho0 = material_.rest_density;
@@ -88,7 +99,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
     // 1. Neighbours.
     auto t0 = Clock::now();
     fluid_grid_.build(x, H);
-    fluid_grid_.neighbors(x, H, true, ff_);
+    fluid_grid_.neighbors(x, H, true, ff_, n);
     const std::size_t fixed = std::min(boundary.fixed, boundary.size());
     if (!fixed_built_ || fixed != fixed_count_ || boundary.fixed_version != fixed_version_) {
         fixed_points_.assign(bx.begin(), bx.begin() + static_cast<std::ptrdiff_t>(fixed));
@@ -99,8 +110,8 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
     }
     moving_points_.assign(bx.begin() + static_cast<std::ptrdiff_t>(fixed), bx.end());
     moving_grid_.build(moving_points_, H);
-    fixed_grid_.neighbors(x, H, false, fb_fixed_);
-    moving_grid_.neighbors(x, H, false, fb_moving_);
+    fixed_grid_.neighbors(x, H, false, fb_fixed_, n);
+    moving_grid_.neighbors(x, H, false, fb_moving_, n);
     concatenate(fb_fixed_, fb_moving_, static_cast<int>(fixed), fb_);
     // Kernel gradients of every pair, once per step (the pressure iterations reuse them), and
     // per particle the boundary's psi-weighted gradient sum.
@@ -124,9 +135,9 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
 
     // 2-3. Density and advection.
     t0 = Clock::now();
-    v_adv_.resize(n);
-    d_ii_.resize(n);
-    dij_pj_.resize(n);
+    v_adv_.resize(all);
+    d_ii_.resize(all);
+    dij_pj_.resize(all);
     rho_adv_.resize(n);
     a_ii_.resize(n);
     p_next_.resize(n);
@@ -142,6 +153,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
         }
         rho[i] = r;
     });
+    if (halo) halo->refresh(rho);
     const double nu = material_.viscosity;
     for_each_particle(n, [&](std::size_t i) {
         Vec3 a = g;
@@ -159,6 +171,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
         }
         v_adv_[i] = v[i] + dt * a;
     });
+    if (halo) halo->refresh(v_adv_);
     stats.t_integrate = seconds(t0);
 
     // 4. Prediction: d_ii, rho_adv, a_ii, warm start.
@@ -182,6 +195,10 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
         rho_adv_[i] = rho[i] + dt * div;
         p[i] *= 0.5;
     });
+    if (halo) {
+        halo->refresh(d_ii_);
+        halo->refresh(p);
+    }
     for_each_particle(n, [&](std::size_t i) {
         double a = 0.0;
         const double dji_scale = dt2 * m / (rho[i] * rho[i]);  // d_ji = dji_scale grad W_ij
@@ -206,6 +223,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
             }
             dij_pj_[i] = dt2 * s_i;
         });
+        if (halo) halo->refresh(dij_pj_);
         for_each_particle(n, [&](std::size_t i) {
             const double dji_scale = dt2 * m / (rho[i] * rho[i]);
             double sum = 0.0;
@@ -225,10 +243,15 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& b
                 next = (1.0 - omega) * p[i] + omega / a_ii_[i] * (rho0 - rho_adv_[i] - sum);
             p_next_[i] = std::max(0.0, next);
         });
-        std::copy(p_next_.begin(), p_next_.end(), p.begin());  // p keeps its storage (live views)
+        // p keeps its storage (live views).
+        std::copy(p_next_.begin(), p_next_.begin() + static_cast<std::ptrdiff_t>(n), p.begin());
         double total = 0.0;  // in particle order: the same sum whatever the thread count
         for (std::size_t i = 0; i < n; ++i) total += compression_[i];
-        stats.density_error = total / (static_cast<double>(n) * rho0);
+        if (halo) {
+            halo->refresh(p);
+            total = halo->sum(total);
+        }
+        stats.density_error = total / (n_total * rho0);
         stats.pressure_iterations = it + 1;
         if (it + 1 >= material_.min_pressure_iterations &&
             stats.density_error <= material_.density_tolerance) {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "concord/fluid/fluid_halo.hpp"
 #include "concord/fluid/neighbor_grid.hpp"
 #include "concord/fluid/sph_kernel.hpp"
 #include "concord/math/types.hpp"
@@ -84,6 +85,17 @@ class IisphSolver {
     /// pressure exerts on sample k during the step, for every sample but the fixed ones.
     IisphStepStats step(FluidParticles& fluid, const BoundarySamples& boundary, const Vec3& g,
                         double dt, std::vector<Vec3>& boundary_impulse);
+
+    /// One domain of a fluid split across workers: the first `owned` particles are this
+    /// domain's, the rest ghosts (positions and velocities of the step's start, copied from
+    /// their owners; every owned particle's neighbours must be among the particles). Steps the
+    /// owned particles only; `halo` refreshes the ghosts' values where the solve reads them and
+    /// reduces the density error over all domains, so that every domain takes the same number
+    /// of pressure iterations. boundary_impulse gets the owned particles' share. Afterwards
+    /// the ghosts' entries are stale. With owned = fluid.size() and no halo, the same as step().
+    IisphStepStats step(FluidParticles& fluid, std::size_t owned, FluidHalo* halo,
+                        const BoundarySamples& boundary, const Vec3& g, double dt,
+                        std::vector<Vec3>& boundary_impulse);
 
   private:
     FluidMaterial material_;

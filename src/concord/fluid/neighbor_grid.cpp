@@ -88,8 +88,8 @@ NeighborLists NeighborGrid::neighbors(const std::vector<Vec3>& queries, double r
 }
 
 void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bool self,
-                             NeighborLists& lists) const {
-    const std::size_t n = queries.size();
+                             NeighborLists& lists, std::size_t count) const {
+    const std::size_t n = std::min(count, queries.size());
     lists.offsets.assign(n + 1, 0);
     lists.index.clear();
     if (n == 0 || num_points() == 0) return;

@@ -36,9 +36,9 @@ class NeighborGrid {
     /// queries are the grid's own points (`self`), in the order described above.
     NeighborLists neighbors(const std::vector<Vec3>& queries, double radius, bool self) const;
     /// The same into `out`, reusing its storage (and the grid's scratch space: one call at a
-    /// time per grid).
-    void neighbors(const std::vector<Vec3>& queries, double radius, bool self,
-                   NeighborLists& out) const;
+    /// time per grid), for the first `count` queries only when count < queries.size().
+    void neighbors(const std::vector<Vec3>& queries, double radius, bool self, NeighborLists& out,
+                   std::size_t count = static_cast<std::size_t>(-1)) const;
 
     /// Calls visit(j) for every point j within `radius` (<= cell) of x, in the order of
     /// neighbors() (x's own index included when x is one of the points), without building
