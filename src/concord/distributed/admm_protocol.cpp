@@ -42,7 +42,8 @@ std::vector<BodyRecord> get_records(MessageReader& r) {
 
 void put_carried(MessageWriter& w, const std::vector<CarriedMultiplier>& carry) {
     w.put(static_cast<std::int64_t>(carry.size()));
-    for (const CarriedMultiplier& c : carry) w.put(c.id).put(c.holders).put(c.rho).put_vector(c.lambda);
+    for (const CarriedMultiplier& c : carry)
+        w.put(c.id).put(c.holders).put(c.rho).put_vector(c.lambda);
 }
 
 std::vector<CarriedMultiplier> get_carried(MessageReader& r) {
@@ -101,7 +102,8 @@ StepCommand decode_step(MessageReader& r) {
     c.kappa = r.get<double>();
     c.width = r.get<double>();
     for (int a = 0; a < 3; ++a) c.partition.cells[static_cast<std::size_t>(a)] = r.get<int>();
-    for (int a = 0; a < 3; ++a) c.partition.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
+    for (int a = 0; a < 3; ++a)
+        c.partition.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
     c.params = r.get<SolverParams>();
     c.spec = r.get<DistributedSpec>();
     c.trace_states = r.get<bool>();
@@ -163,7 +165,12 @@ Bytes encode(const WorkerResult& x) {
     MessageWriter w;
     put_records(w, x.owned);
     w.put(x.failed).put(x.bodies).put(x.shared).put(x.newton_iterations).put(x.contacts);
-    w.put(x.candidates).put(x.owned_mass).put(x.min_distance).put(x.kappa).put(x.t_compute).put(x.t_sync);
+    w.put(x.candidates)
+        .put(x.owned_mass)
+        .put(x.min_distance)
+        .put(x.kappa)
+        .put(x.t_compute)
+        .put(x.t_sync);
     w.put(x.load).put(x.line_search_trials).put(x.ccd_limited).put(x.linear_iterations);
     w.put(x.island_rounds);
     w.put(x.t_collision).put(x.t_assembly).put(x.t_linear).put(x.t_line_search);

@@ -24,6 +24,13 @@ enum class CommandKind : std::int32_t {
     Discard = 4,
     Shutdown = 5,
     Capture = 6,
+    // The fluid (distributed_fluid.hpp): set each worker's particles, advance them over a body
+    // step, go back to before it, count particles inside bodies, send them to the controller.
+    FluidSet = 7,
+    FluidStep = 8,
+    FluidRestore = 9,
+    FluidCheck = 10,
+    FluidGather = 11,
 };
 
 /// A body's data as it travels between workers at a step's start (paper: mass, mesh id, q,
@@ -66,14 +73,14 @@ inline double consensus_threshold(const DistributedSpec& spec, const SolverParam
 }
 
 struct StepCommand {
-    double h = 0.0;                 ///< this substep's time step
-    double t_end = 0.0;             ///< time at its end (kinematic targets)
-    double kappa = 0.0;             ///< barrier stiffness carried over from the last step
-    double width = 0.0;             ///< overlap width w
+    double h = 0.0;      ///< this substep's time step
+    double t_end = 0.0;  ///< time at its end (kinematic targets)
+    double kappa = 0.0;  ///< barrier stiffness carried over from the last step
+    double width = 0.0;  ///< overlap width w
     Partition partition;
     SolverParams params;
     DistributedSpec spec;
-    bool trace_states = false;      ///< include owned-body estimates in every report
+    bool trace_states = false;  ///< include owned-body estimates in every report
 };
 
 enum class ReportKind : std::int32_t { Iteration = 1, Snap = 2 };
@@ -91,7 +98,7 @@ struct WorkerReport {
     /// at round-off), or took the scene's max_iterations Newton iterations in this step. Eq. 8's
     /// |dq| test passes then, as it does when dq < theta.
     bool local_done = false;
-    bool ok = true;       ///< Snap: kinematic bodies may be snapped
+    bool ok = true;  ///< Snap: kinematic bodies may be snapped
     std::int32_t newton_iterations = 0;
     double t_compute = 0.0;  ///< compute seconds of this iteration
     double rho_min = 0.0, rho_max = 0.0, rho_sum = 0.0;

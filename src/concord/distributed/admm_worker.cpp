@@ -118,8 +118,8 @@ struct AdmmWorker::Run {
 
     std::vector<BodyRecord> held;  ///< owned and received bodies, by id
     std::map<int, const BodyRecord*> record_of;
-    std::vector<int> ids;                ///< the local system's world bodies (held and static)
-    std::vector<std::uint64_t> masks;    ///< their holder sets
+    std::vector<int> ids;              ///< the local system's world bodies (held and static)
+    std::vector<std::uint64_t> masks;  ///< their holder sets
     LocalSystem* local = nullptr;
     VecX q, q_tilde, target;  ///< world-size start, prediction and kinematic targets
     std::unique_ptr<StepInput> in;
@@ -131,7 +131,7 @@ struct AdmmWorker::Run {
     SolverParams inexact;                          ///< the local solve's parameters
     SolverParams first;  ///< the same for a lag round's first solve (no update forced)
     std::unique_ptr<LocalProblem> problem;
-    VecX x;  ///< the local solution (the system's order)
+    VecX x;                          ///< the local solution (the system's order)
     int local_round_iterations = 0;  ///< Newton iterations of this lag round's local solves
     bool rho_changed = false;        ///< a penalty changed since the last report (Anderson)
     double t_iteration = 0.0;        ///< this ADMM iteration's compute time
@@ -140,8 +140,8 @@ struct AdmmWorker::Run {
     int newton_iterations = 0;
     double load = 0.0;  ///< work count: Newton iterations x (bodies + contacts)
     WorkerResult result;
-    std::map<int, BodyRecord> start_owned;  ///< to go back to on Discard
-    std::map<int, CarriedMultiplier> next_carry;        ///< warm start of the next step on Commit
+    std::map<int, BodyRecord> start_owned;        ///< to go back to on Discard
+    std::map<int, CarriedMultiplier> next_carry;  ///< warm start of the next step on Commit
 
     StepSystem& system() const { return *local->system; }
     /// A shared body's coordinate block in the local solution, and its inverse.
@@ -175,9 +175,10 @@ AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
         modal_metric_.push_back(body.is_elastic() ? modal_consensus_metric(body) : MatX());
     }
     group_ = joint_groups(model_.joints, model_.movable);
-    reweightable_ = model_.joints.empty() &&
-                    std::none_of(model_.bodies.begin(), model_.bodies.end(),
-                                 [](const AffineBody& b) { return b.is_elastic(); });
+    reweightable_ =
+        model_.joints.empty() && std::none_of(model_.bodies.begin(), model_.bodies.end(),
+                                              [](const AffineBody& b) { return b.is_elastic(); });
+    if (!model_.spec.fluids.empty()) fluid_ = std::make_unique<FluidWorker>(model_, transport_);
 }
 
 AdmmWorker::~AdmmWorker() = default;
@@ -186,7 +187,8 @@ void AdmmWorker::serve() {
     for (;;) {
         const Bytes b = transport_.receive(0, Tag::Command);
         MessageReader r(b);
-        switch (decode_command_kind(r)) {
+        const CommandKind kind = decode_command_kind(r);
+        switch (kind) {
             case CommandKind::Assign: {
                 // A new assignment (start, restore) starts ADMM cold, unless a checkpoint
                 // brought the multipliers this worker carried.
@@ -197,7 +199,8 @@ void AdmmWorker::serve() {
                 for (CarriedMultiplier& c : cmd.carry) {
                     if (c.id < 0 || c.id >= model_.num_bodies() ||
                         c.lambda.size() != model_.body_dofs(c.id))
-                        throw std::runtime_error("worker: a carried multiplier does not fit the scene");
+                        throw std::runtime_error(
+                            "worker: a carried multiplier does not fit the scene");
                     carry_[c.id] = std::move(c);
                 }
                 break;
@@ -210,9 +213,21 @@ void AdmmWorker::serve() {
                 transport_.send(0, Tag::State, w.take());
                 break;
             }
-            case CommandKind::Step: step(decode_step(r)); break;
-            case CommandKind::Shutdown: return;
-            default: throw std::runtime_error("worker: unexpected command outside a step");
+            case CommandKind::Step:
+                step(decode_step(r));
+                break;
+            case CommandKind::FluidSet:
+            case CommandKind::FluidStep:
+            case CommandKind::FluidRestore:
+            case CommandKind::FluidCheck:
+            case CommandKind::FluidGather:
+                if (!fluid_) throw std::runtime_error("worker: a fluid command without a fluid");
+                fluid_->handle(kind, r);
+                break;
+            case CommandKind::Shutdown:
+                return;
+            default:
+                throw std::runtime_error("worker: unexpected command outside a step");
         }
     }
 }
@@ -225,6 +240,7 @@ VecX AdmmWorker::predicted(const BodyRecord& b, double h, double t_end) const {
             kinematic_state(model_.bodies[i].kinematic, model_.bodies[i].q_initial, t_end);
     else
         out.head<12>() += h * h * model_.initial_external_acceleration[i];
+    if (fluid_ && model_.dynamic[i]) out.head<12>() += h * h * fluid_->acceleration(b.id);
     return out;
 }
 
@@ -315,8 +331,8 @@ void AdmmWorker::exchange_bodies(Run& run) {
             BodyRecord out = rec;
             out.holders = cmd.partition.holders(swept.lo, swept.hi, w_half);
             out.home = cmd.partition.worker_of_point(start.center());
-            auto [g, fresh] = group_of.try_emplace(group_[static_cast<std::size_t>(id)],
-                                                   out.holders, out.home);
+            auto [g, fresh] =
+                group_of.try_emplace(group_[static_cast<std::size_t>(id)], out.holders, out.home);
             if (!fresh) g->second.first |= out.holders;  // owned_ is in id order: first sets home
             classified.push_back(std::move(out));
         }
@@ -413,9 +429,8 @@ void AdmmWorker::build_local_problem(Run& run) {
         return LocalSystemRef{ls.system.get(), &ls.consensus};
     };
     run.problem = std::make_unique<LocalProblem>(
-        model_, LocalSystemRef{run.local->system.get(), &run.local->consensus}, run.ids,
-        run.masks, shared_local, *run.in, run.cmd.kappa, run.cmd.spec.local_islands,
-        source);
+        model_, LocalSystemRef{run.local->system.get(), &run.local->consensus}, run.ids, run.masks,
+        shared_local, *run.in, run.cmd.kappa, run.cmd.spec.local_islands, source);
     run.system().gather(run.q, run.x);
 }
 
@@ -534,9 +549,9 @@ NewtonStats AdmmWorker::solve_local(Run& run) {
     LocalProblem& problem = *run.problem;
     // The first solve of a lag round may stop at once: nothing has moved the anchor yet (a
     // body at rest under z^1 = q is agreed upon without an update).
-    const NewtonStats st = problem.solve(
-        run.x, run.kappa, terms, run.local_round_iterations == 0 ? run.first : run.inexact,
-        run.cmd.params);
+    const NewtonStats st =
+        problem.solve(run.x, run.kappa, terms,
+                      run.local_round_iterations == 0 ? run.first : run.inexact, run.cmd.params);
     const NewtonStats& st_internal = problem.internal_stats();
     WorkerResult& result = run.result;
     for (const NewtonStats* s : {&st, &st_internal}) {
@@ -549,10 +564,10 @@ NewtonStats AdmmWorker::solve_local(Run& run) {
         result.t_linear += s->t_linear;
         result.t_line_search += s->t_line_search;
     }
-    run.load += st.iterations *
-                    static_cast<double>(problem.solved_bodies() + problem.solved_contacts()) +
-                st_internal.iterations *
-                    static_cast<double>(problem.internal_bodies() + problem.internal_contacts());
+    run.load +=
+        st.iterations * static_cast<double>(problem.solved_bodies() + problem.solved_contacts()) +
+        st_internal.iterations *
+            static_cast<double>(problem.internal_bodies() + problem.internal_contacts());
     run.local_round_iterations += st.iterations;
     return st;
 }
@@ -668,8 +683,7 @@ void AdmmWorker::check_convergence(Run& run, const NewtonStats& st, WorkerReport
         // Eq. 8's |dq|: the last Newton update of the local solve, as taken (direction times
         // accepted step, over h l; 0 when no update was taken). The test passes when it is
         // below theta, or when the local solve is done by the scene's own measure.
-        rep.dq = st.history.empty() ? 0.0
-                                    : st.history.back().step * st.history.back().step_measure;
+        rep.dq = st.history.empty() ? 0.0 : st.history.back().step * st.history.back().step_measure;
         rep.local_done = st.status == ConvergenceStatus::Converged ||
                          st.stop_reason == StopReason::NoImprovement ||
                          st.stop_reason == StopReason::RelativeStep ||
@@ -716,9 +730,9 @@ void AdmmWorker::adapt_penalties(Run& run, int k) {
             const VecX q_b = run.block(sb);
             if (sb.has_snapshot && k - sb.snapshot_k < kSpectralPeriod) continue;
             if (sb.has_snapshot)
-                up = spectral_penalty(spec, sb.rho, sb.rho0,
-                                      {q_b - sb.q_s, sb.grad - sb.grad_s, sb.z - sb.z_s,
-                                       sb.lambda - sb.lambda_s});
+                up = spectral_penalty(
+                    spec, sb.rho, sb.rho0,
+                    {q_b - sb.q_s, sb.grad - sb.grad_s, sb.z - sb.z_s, sb.lambda - sb.lambda_s});
             sb.has_snapshot = true;
             sb.snapshot_k = k;
             sb.q_s = q_b;
@@ -742,8 +756,8 @@ void AdmmWorker::accelerate(Run& run, const ControllerSignal& sig) {
     for (SharedBody& sb : run.shared) {
         if (sig.anderson_restart) sb.anderson.clear();
         if (sig.gamma.empty()) continue;
-        const VecX gamma = Eigen::Map<const VecX>(sig.gamma.data(),
-                                                  static_cast<Eigen::Index>(sig.gamma.size()));
+        const VecX gamma =
+            Eigen::Map<const VecX>(sig.gamma.data(), static_cast<Eigen::Index>(sig.gamma.size()));
         const VecX w = sb.anderson.extrapolate(gamma);
         const Eigen::Index d = sb.z.size();
         sb.z = w.head(d);
@@ -816,8 +830,7 @@ void AdmmWorker::send_result(Run& run) {
     WorkerResult& result = run.result;
     result.t_compute = run.t_compute;
     result.t_sync = run.t_pack + (transport_.transfer_seconds() - run.transfer0);
-    result.load =
-        run.cmd.spec.load_balance.measure == LoadMeasure::Time ? run.t_compute : run.load;
+    result.load = run.cmd.spec.load_balance.measure == LoadMeasure::Time ? run.t_compute : run.load;
     transport_.send(0, Tag::Result, encode(result));
 }
 

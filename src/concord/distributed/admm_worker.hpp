@@ -16,6 +16,7 @@
 
 #include "concord/distributed/admm_protocol.hpp"
 #include "concord/distributed/body_box.hpp"
+#include "concord/distributed/distributed_fluid.hpp"
 #include "concord/distributed/transport.hpp"
 #include "concord/energy/consensus_energy.hpp"
 #include "concord/world/step_system.hpp"
@@ -55,7 +56,7 @@ class AdmmWorker {
     WorkerReport update_consensus(Run& run);    // Eq. 6, 7, 9-10: z, u and the residuals
     void check_convergence(Run& run, const NewtonStats& st, WorkerReport& rep);  // Eq. 8, merge
     void accelerate(Run& run, const ControllerSignal& sig);  // Anderson, when the spec asks
-    void adapt_penalties(Run& run, int k);      // Eq. 12 or its variants
+    void adapt_penalties(Run& run, int k);                   // Eq. 12 or its variants
     // 6. Kinematic bodies onto their prescribed pose, when no worker's CCD objects.
     void snap_kinematic(Run& run);
     // 7. The owned bodies' end states and the statistics to the controller.
@@ -78,7 +79,8 @@ class AdmmWorker {
     std::vector<int> group_;  ///< joint_groups(): bodies held and owned together
     /// Per elastic body: the consensus metric of its modal coordinates, M_eta / m (empty else).
     std::vector<MatX> modal_metric_;
-    std::map<int, BodyRecord> owned_;  ///< by body id, at the last committed state
+    std::map<int, BodyRecord> owned_;     ///< by body id, at the last committed state
+    std::unique_ptr<FluidWorker> fluid_;  ///< the scene's fluid (its cell of it), if any
     /// Shared bodies' penalties and multipliers at the end of the last committed step, by body
     /// id (warm start of the next step's ADMM; checkpoints capture them).
     std::map<int, CarriedMultiplier> carry_;

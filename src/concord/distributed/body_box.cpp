@@ -31,8 +31,8 @@ Box3 world_box(const AffineBody& body, const Box3& rest, const VecX& q) {
     Box3 b = world_box(rest, Vec12(q.head<12>()));
     if (body.is_elastic()) {
         const Eigen::Index m = body.modal->num_modes;
-        const double reach = q.segment(12, m).cwiseAbs().dot(body.modal->mode_scale) *
-                             q.segment<9>(3).norm();
+        const double reach =
+            q.segment(12, m).cwiseAbs().dot(body.modal->mode_scale) * q.segment<9>(3).norm();
         b.inflate(reach);
     }
     return b;

@@ -58,9 +58,6 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     if (model_.spec.contact.model != ContactModel::Barrier)
         throw InputError(std::string("contact.model: ") + to_string(model_.spec.contact.model) +
                          " is not available in distributed runs yet; use barrier or one worker");
-    if (!model_.spec.fluids.empty())
-        throw InputError("fluids: distributed runs do not simulate fluids yet; run the scene on "
-                         "one machine (distributed.workers 1)");
     if (transport_.num_workers() != dspec_.workers)
         throw InputError("distributed.workers is " + std::to_string(dspec_.workers) + " but " +
                          std::to_string(transport_.num_workers()) + " workers are running");
@@ -74,10 +71,14 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
             w_min_ = std::min(w_min_, (rest_boxes_.back().hi - rest_boxes_.back().lo).norm());
     }
     if (!std::isfinite(w_min_)) w_min_ = model_.scene_scale;  // nothing moves
-    partition_ = starting_partition(current().q);
+    // The fluid's layout is checked (InputError) before any worker hears of the run.
+    if (!model_.spec.fluids.empty()) fluid_ = std::make_unique<FluidController>(model_, transport_);
+    partition_ =
+        starting_partition(current().q, fluid_ ? fluid_->initial_state().x : std::vector<Vec3>{});
     group_ = joint_groups(model_.joints, model_.movable);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
+    if (fluid_) fluid_->scatter(fluid_->initial_state(), partition_);
 }
 
 DistributedSimulation::~DistributedSimulation() {
@@ -112,9 +113,15 @@ void DistributedSimulation::set_reference(bool on) {
     reference_->set_solver_params(params_);
 }
 
-Partition DistributedSimulation::starting_partition(const VecX& q) const {
+Partition DistributedSimulation::starting_partition(const VecX& q,
+                                                    const std::vector<Vec3>& fluid) const {
     Box3 movable_box;
     std::vector<Vec3> centres;
+    // The fluid's particles count like bodies' centres: the planes split the water too.
+    for (const Vec3& x : fluid) {
+        movable_box.extend(Box3{x, x});
+        centres.push_back(x);
+    }
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
         if (!model_.movable[i]) continue;
@@ -134,7 +141,7 @@ constexpr std::int32_t kCheckpointFormat = 1;
 
 Checkpoint DistributedSimulation::capture_checkpoint() {
     Checkpoint c;
-    c.world = current();
+    c.world = capture_world_state();
     c.simulator = "distributed";
     MessageWriter w;
     const int N = transport_.num_workers();
@@ -166,7 +173,8 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
             const int workers = r.get<std::int32_t>();
             Partition p;
             for (int a = 0; a < 3; ++a) p.cells[static_cast<std::size_t>(a)] = r.get<int>();
-            for (int a = 0; a < 3; ++a) p.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
+            for (int a = 0; a < 3; ++a)
+                p.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
             LoadBalancer::State lb;
             lb.smoothed = r.get_list<double>();
             for (int a = 0; a < 3; ++a)
@@ -191,17 +199,20 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
                 partition_ = std::move(p);
                 balancer_->restore(std::move(lb));
                 assign(carry);
+                if (fluid_) fluid_->scatter(c.world.fluid, partition_);
                 return;
             }
         } catch (const std::runtime_error& e) {
             if (dynamic_cast<const InputError*>(&e)) throw;
-            throw InputError(std::string("checkpoint: damaged distributed section (") + e.what() + ")");
+            throw InputError(std::string("checkpoint: damaged distributed section (") + e.what() +
+                             ")");
         }
     }
     // Another layout: the planes start afresh over the restored bodies.
-    partition_ = starting_partition(current().q);
+    partition_ = starting_partition(current().q, c.world.fluid.x);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
+    if (fluid_) fluid_->scatter(c.world.fluid, partition_);
 }
 
 // Every movable body goes to the worker whose cell holds its box's centre; the bodies of a
@@ -229,17 +240,18 @@ void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultipli
 }
 
 void DistributedSimulation::restore_state(const WorldState& s) {
+    if (fluid_) fluid_->check(s.fluid);  // before anything changes
     stepper_.restore(s);
     assign();
+    if (fluid_) fluid_->scatter(s.fluid, partition_);
 }
 
 double DistributedSimulation::overlap_width_for(double h) const {
     double v_max = 0.0;
     for (int b = 0; b < model_.num_bodies(); ++b)
         if (model_.movable[static_cast<std::size_t>(b)])
-            v_max = std::max(v_max,
-                             body_displacement(model_.bodies[static_cast<std::size_t>(b)],
-                                               model_.body_coordinates(current().q_dot, b)));
+            v_max = std::max(v_max, body_displacement(model_.bodies[static_cast<std::size_t>(b)],
+                                                      model_.body_coordinates(current().q_dot, b)));
     return dspec_.width_rule == WidthRule::Paper
                ? overlap_width(dspec_.alpha, v_max, h, w_min_)
                : contact_overlap_width(dspec_.alpha, v_max, h, model_.spec.contact.dhat);
@@ -394,7 +406,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             } else if (any_failed || k >= dspec_.max_iterations) {
                 sig.kind = SignalKind::Failed;
                 out.failed = true;
-                out.why = any_failed ? "a local solve diverged"
+                out.why = any_failed       ? "a local solve diverged"
                           : residuals_pass ? "the merge stayed blocked by CCD"
                                            : "ADMM did not converge in max_iterations";
             } else {
@@ -585,8 +597,7 @@ SubstepAttempt DistributedSimulation::attempt(const WorldState& /*s*/, double dt
 void DistributedSimulation::conclude(SubstepVerdict verdict) {
     const Bytes decision =
         encode(verdict == SubstepVerdict::Commit ? CommandKind::Commit : CommandKind::Discard);
-    for (int w = 1; w <= transport_.num_workers(); ++w)
-        transport_.send(w, Tag::Command, decision);
+    for (int w = 1; w <= transport_.num_workers(); ++w) transport_.send(w, Tag::Command, decision);
 }
 
 // The step gave up after committing some substeps: the workers go back to the step's start.
@@ -600,8 +611,27 @@ const StepStats& DistributedSimulation::step() {
     stats_.distributed = DistributedStepStats{};
     attempts_ = 0;
     loads_.assign(static_cast<std::size_t>(transport_.num_workers()), 0.0);
-    check_step_motion(model_, current(), model_.spec.time_step,
-                      model_.initial_external_acceleration);
+    const double h = model_.spec.time_step;
+    // Stage 1: the fluid, split over the workers like the bodies (forces on the bodies for
+    // this step; every worker adds them to its bodies' predictions).
+    std::vector<Vec12> acceleration = model_.initial_external_acceleration;
+    std::optional<FluidStepStats> fluid_stats;
+    if (fluid_) {
+        FluidStepStats fs;
+        std::vector<double> work, seconds;
+        const std::vector<Vec12> impulse =
+            fluid_->advance(current(), h, partition_, fs, work, seconds);
+        for (std::size_t i = 0; i < impulse.size(); ++i)
+            if (model_.dynamic[i]) acceleration[i] += model_.masses[i].ldlt().solve(impulse[i]) / h;
+        // The planes balance the fluid's work too: its time, or its particle-steps in the
+        // units of the bodies' work count (kParticleStepLoad, docs/fluids.md).
+        const bool by_time = dspec_.load_balance.measure == LoadMeasure::Time;
+        for (std::size_t w = 0; w < loads_.size(); ++w)
+            loads_[w] += by_time ? seconds[w] : kParticleStepLoad * work[w];
+        fluid_stats = fs;
+    }
+    // Stage 2: the bodies.
+    check_step_motion(model_, current(), h, acceleration);
     // A step that does not converge or cannot merge is always retried with half the time step
     // (never accepted), up to max_halvings times.
     const StepSummary done =
@@ -612,6 +642,17 @@ const StepStats& DistributedSimulation::step() {
         stats_.stop_reason = StopReason::MaxIterations;
     } else {
         balancer_->update(loads_, partition_, w_min_);
+    }
+    // Stage 3: the fluid against the bodies where they ended; a step not taken takes the
+    // fluid back too.
+    if (fluid_) {
+        const auto t0 = Clock::now();
+        if (done.gave_up) fluid_->restore();
+        fluid_stats->particles_in_bodies = fluid_->particles_in_bodies(current().q);
+        const double t = seconds_since(t0);
+        fluid_stats->t_coupling += t;
+        fluid_stats->t_fluid += t;
+        stats_.fluid = fluid_stats;
     }
     stats_.converged = !done.gave_up;
     stats_.barrier_stiffness = current().barrier_stiffness;

@@ -14,10 +14,11 @@
 
 #include "concord/distributed/admm_protocol.hpp"
 #include "concord/distributed/body_box.hpp"
+#include "concord/distributed/distributed_fluid.hpp"
 #include "concord/distributed/load_balancer.hpp"
 #include "concord/distributed/transport.hpp"
-#include "concord/world/step_stats.hpp"
 #include "concord/world/checkpoint.hpp"
+#include "concord/world/step_stats.hpp"
 #include "concord/world/time_stepper.hpp"
 #include "concord/world/world.hpp"
 #include "concord/world/world_model.hpp"
@@ -69,8 +70,18 @@ class DistributedSimulation final : private SubstepSolver {
     const StepStats& step();
     const StepStats& last_stats() const { return stats_; }
 
+    /// The bodies' state (without the fluid's particles: capture_world_state gathers those).
     WorldState capture_state() const { return current(); }
-    /// Replaces the state and sends every worker its bodies again (ADMM restarts cold).
+    /// The whole state, the fluid's particles gathered from the workers.
+    WorldState capture_world_state() {
+        WorldState s = current();
+        if (fluid_) s.fluid = fluid_->capture();
+        return s;
+    }
+    /// The fluid's particles, gathered from the workers (null without a fluid).
+    const FluidParticles* fluid_particles() { return fluid_ ? &fluid_->particles() : nullptr; }
+    /// Replaces the state and sends every worker its bodies again (ADMM restarts cold), and its
+    /// share of s.fluid when the scene has a fluid.
     void restore_state(const WorldState& s);
 
     /// The run's whole state between steps (checkpoint.hpp), with simulator "distributed": the
@@ -102,10 +113,12 @@ class DistributedSimulation final : private SubstepSolver {
     void restored(const WorldState& s) override;
     /// Sends every worker the bodies it owns at the current state (and what it carries).
     void assign(const std::vector<std::vector<CarriedMultiplier>>& carry = {});
-    /// Planes as at a start (spec().distributed.initial_planes), over the movable bodies at q.
-    Partition starting_partition(const VecX& q) const;
+    /// Planes as at a start (spec().distributed.initial_planes), over the movable bodies at q
+    /// and the fluid's particles at `fluid`.
+    Partition starting_partition(const VecX& q, const std::vector<Vec3>& fluid) const;
     double overlap_width_for(double h) const;
-    bool partition_missed_a_pair(const VecX& x_end, const std::vector<std::uint64_t>& holders) const;
+    bool partition_missed_a_pair(const VecX& x_end,
+                                 const std::vector<std::uint64_t>& holders) const;
 
     const WorldModel& model_;
     Transport& transport_;
@@ -113,6 +126,7 @@ class DistributedSimulation final : private SubstepSolver {
     DistributedSpec dspec_;
     Partition partition_;
     std::unique_ptr<LoadBalancer> balancer_;
+    std::unique_ptr<FluidController> fluid_;  ///< the scene's fluid, split like the bodies
     std::vector<Box3> rest_boxes_;
     std::vector<int> group_;  ///< joint_groups(): bodies owned together
     double w_min_ = 0.0;

@@ -40,8 +40,9 @@ DistributedWorld::DistributedWorld(const SceneSpec& spec) {
         });
     }
     try {
-        sim_ = as_controller(
-            [&] { return std::make_unique<DistributedSimulation>(*model_, network_->endpoint(0)); });
+        sim_ = as_controller([&] {
+            return std::make_unique<DistributedSimulation>(*model_, network_->endpoint(0));
+        });
     } catch (...) {
         network_->abort("controller failed to start");
         for (auto& th : threads_) th.join();
@@ -79,6 +80,14 @@ void DistributedWorld::restore_state(const WorldState& s) {
         sim_->restore_state(s);
         return 0;
     });
+}
+
+WorldState DistributedWorld::capture_state() {
+    return as_controller([&] { return sim_->capture_world_state(); });
+}
+
+const FluidParticles* DistributedWorld::fluid_particles() {
+    return as_controller([&] { return sim_->fluid_particles(); });
 }
 
 Checkpoint DistributedWorld::capture_checkpoint() {

@@ -36,7 +36,10 @@ class DistributedWorld {
     /// One time step. If it throws, the run is over: the workers are stopped.
     const StepStats& step();
     const StepStats& last_stats() const { return sim_->last_stats(); }
-    WorldState capture_state() const { return sim_->capture_state(); }
+    /// The whole state (the fluid's particles gathered from the workers).
+    WorldState capture_state();
+    /// The fluid's particles, gathered from the workers (null without a fluid).
+    const FluidParticles* fluid_particles();
     void restore_state(const WorldState& s);
     /// DistributedSimulation::capture_checkpoint / restore_checkpoint.
     Checkpoint capture_checkpoint();

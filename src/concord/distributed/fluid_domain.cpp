@@ -220,6 +220,33 @@ double FluidDomain::max(double local) {
     return *std::max_element(values.begin(), values.end());
 }
 
+void FluidDomain::sum(std::vector<Vec12>& per_body) {
+    const int n_workers = workers();
+    MessageWriter msg;
+    for (const Vec12& g : per_body)
+        for (int k = 0; k < 12; ++k) msg.put(g[k]);
+    const Bytes mine = msg.take();
+    for (int w = 0; w < n_workers; ++w)
+        if (w != me()) transport_.send(w + 1, Tag::Fluid, mine);
+    std::vector<Vec12> total(per_body.size(), Vec12::Zero());
+    for (int w = 0; w < n_workers; ++w) {  // in worker order: the same sum on every worker
+        if (w == me()) {
+            for (std::size_t b = 0; b < per_body.size(); ++b) total[b] += per_body[b];
+            continue;
+        }
+        const Bytes bytes = transport_.receive(w + 1, Tag::Fluid);
+        MessageReader r(bytes);
+        for (Vec12& t : total) {
+            Vec12 g;
+            for (int k = 0; k < 12; ++k) g[k] = r.get<double>();
+            t += g;
+        }
+        if (!r.done())
+            throw std::runtime_error("FluidDomain: an impulse message of the wrong size");
+    }
+    per_body = std::move(total);
+}
+
 double FluidDomain::max_speed() {
     double v = 0.0;
     for (std::size_t i = 0; i < owned_; ++i) v = std::max(v, local_.v[i].norm());

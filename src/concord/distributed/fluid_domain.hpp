@@ -16,10 +16,11 @@
 #include "concord/distributed/transport.hpp"
 #include "concord/fluid/fluid_halo.hpp"
 #include "concord/fluid/iisph.hpp"
+#include "concord/world/fluid_coupling.hpp"
 
 namespace concord {
 
-class FluidDomain final : public FluidHalo {
+class FluidDomain final : public FluidHalo, public FluidSplit {
   public:
     /// The worker of `transport` (rank 1..N) owns cell rank - 1 of `partition`, which must have
     /// transport.num_workers() cells.
@@ -37,10 +38,12 @@ class FluidDomain final : public FluidHalo {
     /// ghosts, IISPH with the halo exchanges. boundary_impulse gets the impulse of this
     /// worker's particles on the samples (sum it over workers in rank order for the total).
     IisphStepStats step(const BoundarySamples& boundary, const Vec3& g, double dt,
-                        std::vector<Vec3>& boundary_impulse);
+                        std::vector<Vec3>& boundary_impulse) override;
 
     /// The fastest particle speed of every worker (for the CFL step), the same on all.
-    double max_speed();
+    double max_speed() override;
+    /// Per body, the sum over every worker in worker order (FluidSplit).
+    void sum(std::vector<Vec12>& per_body) override;
 
     /// Owned particles: ids (increasing) and the solver's arrays, whose first owned() entries
     /// are this worker's particles (the rest are the last step's ghosts).

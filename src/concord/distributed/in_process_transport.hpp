@@ -50,7 +50,9 @@ class InProcessNetwork {
 
     int num_workers() const { return num_workers_; }
     /// Endpoint `rank` (0 controller, 1..N workers).
-    InProcessTransport& endpoint(int rank) { return *endpoints_.at(static_cast<std::size_t>(rank)); }
+    InProcessTransport& endpoint(int rank) {
+        return *endpoints_.at(static_cast<std::size_t>(rank));
+    }
     /// Breaks the network: every waiting and later receive throws std::runtime_error(why), so
     /// that an endpoint that failed does not leave the others waiting forever.
     void abort(const std::string& why);

@@ -19,9 +19,9 @@ void LoadBalancer::update(const std::vector<double>& loads, Partition& p, double
         // Load of each slab along axis a.
         std::vector<double> slab(static_cast<std::size_t>(n), 0.0);
         for (int w = 0; w < p.num_workers(); ++w) {
-            const int c = a == 0 ? w % p.cells[0]
-                        : a == 1 ? (w / p.cells[0]) % p.cells[1]
-                                 : w / (p.cells[0] * p.cells[1]);
+            const int c = a == 0   ? w % p.cells[0]
+                          : a == 1 ? (w / p.cells[0]) % p.cells[1]
+                                   : w / (p.cells[0] * p.cells[1]);
             slab[static_cast<std::size_t>(c)] += smoothed_[static_cast<std::size_t>(w)];
         }
         auto& prev = previous_imbalance_[sa];
@@ -35,7 +35,8 @@ void LoadBalancer::update(const std::vector<double>& loads, Partition& p, double
             prev[sj] = T;
             const double lo = j > 0 ? planes[sj - 1] + min_gap : -1e300;
             const double hi = j + 2 < n ? planes[sj + 1] - min_gap : 1e300;
-            planes[sj] = std::clamp(planes[sj] - dp, std::min(lo, planes[sj]), std::max(hi, planes[sj]));
+            planes[sj] =
+                std::clamp(planes[sj] - dp, std::min(lo, planes[sj]), std::max(hi, planes[sj]));
         }
     }
 }

@@ -1,8 +1,8 @@
 #include "concord/distributed/local_problem.hpp"
 
 #include <algorithm>
-#include <map>
 #include <bit>
+#include <map>
 #include <utility>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
@@ -68,9 +68,8 @@ NewtonStats then(const NewtonStats& first, NewtonStats next) {
 
 LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
                            const std::vector<int>& ids, const std::vector<std::uint64_t>& masks,
-                           const std::vector<int>& shared_local, const StepInput& in,
-                           double kappa, bool islands,
-                           const LocalSystemSource& source)
+                           const std::vector<int>& shared_local, const StepInput& in, double kappa,
+                           bool islands, const LocalSystemSource& source)
     : model_(model),
       in_(in),
       whole_(whole),
@@ -104,8 +103,7 @@ LocalProblem::LocalProblem(const WorldModel& model, LocalSystemRef whole,
     VecX predicted_system;
     sys.gather(in.q, start_);
     sys.gather(predicted, predicted_system);
-    bounds_ = step_motion_bounds(sys.surface(), start_, predicted_system,
-                                 model.spec.contact.dhat);
+    bounds_ = step_motion_bounds(sys.surface(), start_, predicted_system, model.spec.contact.dhat);
     Groups groups = group_islands();
     // Nothing to split: every island holds a shared body, or there is one island only.
     if (!splits(groups)) {
@@ -224,10 +222,9 @@ StiffnessShare LocalProblem::stiffness_share() {
     } else {
         for (const Part* p : parts()) add(*p->ref.system, &p->index);
     }
-    std::sort(out.shared.begin(), out.shared.end(),
-              [](const StiffnessShare::Piece& a, const StiffnessShare::Piece& b) {
-                  return a.id < b.id;
-              });
+    std::sort(
+        out.shared.begin(), out.shared.end(),
+        [](const StiffnessShare::Piece& a, const StiffnessShare::Piece& b) { return a.id < b.id; });
     return out;
 }
 
@@ -272,8 +269,7 @@ NewtonStats LocalProblem::solve(VecX& x, double kappa, const std::vector<Consens
     return st;
 }
 
-NewtonStats LocalProblem::solve_once(VecX& x, double kappa,
-                                     const std::vector<ConsensusTerm>& terms,
+NewtonStats LocalProblem::solve_once(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
                                      const SolverParams& inexact, const SolverParams& exact) {
     if (!split()) {
         whole_.consensus->set_terms(terms);

@@ -49,7 +49,7 @@ using LocalSystemSource = std::function<LocalSystemRef(const std::vector<int>& w
 struct StiffnessShare {
     StiffnessBalance internal;  ///< has_contacts over every system in use
     struct Piece {
-        int id;  ///< world body
+        int id;               ///< world body
         VecX g_rest, g_unit;  ///< over the body's coordinate block (modes included)
     };
     std::vector<Piece> shared;  ///< in body order
@@ -68,13 +68,13 @@ class LocalProblem {
   public:
     /// `whole` is the worker's system over `ids` (world indices, sorted; `whole.consensus` its
     /// penalty term) with holder sets `masks`. `shared_local`: the whole system's indices of the
-    /// shared bodies. With `islands` (and no joints in the scene, as World), the problem is split as above when it has an island
-    /// without a shared body (and more than one island); the islands' systems come from
-    /// `source`. Prepares the systems in use for the step `in` (kept by reference) at `kappa`.
+    /// shared bodies. With `islands` (and no joints in the scene, as World), the problem is split
+    /// as above when it has an island without a shared body (and more than one island); the
+    /// islands' systems come from `source`. Prepares the systems in use for the step `in` (kept by
+    /// reference) at `kappa`.
     LocalProblem(const WorldModel& model, LocalSystemRef whole, const std::vector<int>& ids,
                  const std::vector<std::uint64_t>& masks, const std::vector<int>& shared_local,
-                 const StepInput& in, double kappa, bool islands,
-                 const LocalSystemSource& source);
+                 const StepInput& in, double kappa, bool islands, const LocalSystemSource& source);
     /// True while the problem is solved by islands.
     bool split() const { return !internal_.empty() && !merged_; }
     /// The whole system, prepared for the step (done here if it was not).

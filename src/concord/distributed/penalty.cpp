@@ -8,9 +8,12 @@ namespace concord {
 
 double initial_penalty(const DistributedSpec& spec, double mass, double hessian_lambda_max) {
     switch (spec.penalty) {
-        case PenaltyRule::Mass: return spec.beta * mass;
-        case PenaltyRule::Fixed: return spec.beta;
-        case PenaltyRule::Stiffness: return spec.beta * hessian_lambda_max;
+        case PenaltyRule::Mass:
+            return spec.beta * mass;
+        case PenaltyRule::Fixed:
+            return spec.beta;
+        case PenaltyRule::Stiffness:
+            return spec.beta * hessian_lambda_max;
     }
     return spec.beta * mass;
 }
@@ -43,8 +46,7 @@ std::optional<double> spectral_curvature(const VecX& dx, const VecX& dg) {
     if (!(xg > 0.0) || !(xx > 0.0) || !(gg > 0.0)) return std::nullopt;
     if (xg / std::sqrt(xx * gg) <= kMinCorrelation) return std::nullopt;
     const double steepest = gg / xg, minimum_gradient = xg / xx;
-    return 2.0 * minimum_gradient > steepest ? minimum_gradient
-                                             : steepest - 0.5 * minimum_gradient;
+    return 2.0 * minimum_gradient > steepest ? minimum_gradient : steepest - 0.5 * minimum_gradient;
 }
 
 }  // namespace

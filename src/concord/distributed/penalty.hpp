@@ -29,8 +29,8 @@ PenaltyUpdate adapt_penalty(const DistributedSpec& spec, double rho, double rho0
 /// gradient at the local solution, grad F_i(q) = -(rho u_prev + rho (q - z_prev)), against q;
 /// and the negated multiplier -rho u against the consensus z.
 struct SpectralHistory {
-    VecX dq, dgrad;     ///< change of q and of grad F_i(q) (the body's coordinate block)
-    VecX dz, dlambda;   ///< change of z and of -rho u
+    VecX dq, dgrad;    ///< change of q and of grad F_i(q) (the body's coordinate block)
+    VecX dz, dlambda;  ///< change of z and of -rho u
 };
 
 /// rho of the spectral rule: alpha and beta are hybrid Barzilai-Borwein curvatures of the

@@ -15,17 +15,18 @@ namespace concord {
 /// Message kinds. A receive names the kind it expects, so a protocol error shows up as a
 /// mismatch instead of a silently misread buffer.
 enum class Tag : int {
-    Command = 1,      ///< controller -> worker: what to do next
-    Bodies = 2,       ///< worker -> worker at a step's start: held bodies' records
-    Balance = 3,      ///< worker -> controller: barrier-stiffness balance
-    Stiffness = 4,    ///< controller -> worker: the step's barrier stiffness
-    Shared = 5,       ///< worker -> worker each ADMM iteration: q, u, rho of shared bodies
-    Report = 6,       ///< worker -> controller each ADMM iteration: stopping metrics
-    Signal = 7,       ///< controller -> worker: continue or end the ADMM loop
-    Result = 8,       ///< worker -> controller at a step's end: owned bodies' states, stats
-    State = 9,        ///< worker -> controller on Capture: what the worker carries (checkpoint)
-    Heartbeat = 10,   ///< worker -> controller every second, from a thread of its own (MPI)
-    Fluid = 11,       ///< worker -> worker: fluid particles, ghosts, halo values, reductions
+    Command = 1,       ///< controller -> worker: what to do next
+    Bodies = 2,        ///< worker -> worker at a step's start: held bodies' records
+    Balance = 3,       ///< worker -> controller: barrier-stiffness balance
+    Stiffness = 4,     ///< controller -> worker: the step's barrier stiffness
+    Shared = 5,        ///< worker -> worker each ADMM iteration: q, u, rho of shared bodies
+    Report = 6,        ///< worker -> controller each ADMM iteration: stopping metrics
+    Signal = 7,        ///< controller -> worker: continue or end the ADMM loop
+    Result = 8,        ///< worker -> controller at a step's end: owned bodies' states, stats
+    State = 9,         ///< worker -> controller on Capture: what the worker carries (checkpoint)
+    Heartbeat = 10,    ///< worker -> controller every second, from a thread of its own (MPI)
+    Fluid = 11,        ///< worker -> worker: fluid particles, ghosts, halo values, reductions
+    FluidResult = 12,  ///< worker -> controller: a fluid command's answer
 };
 
 /// A worker process that died or stopped answering (the MPI transport's heartbeats): the run

@@ -42,7 +42,7 @@ std::vector<VecX> state_rows(const Sim& sim) {
 
 /// Writes the simulator's fluid particles of `frame` (fluid/NNNNNN.npy) when it has a fluid.
 template <typename Sim>
-void write_fluid_frame(const Sim& sim, OutputWriter& writer, int frame) {
+void write_fluid_frame(Sim& sim, OutputWriter& writer, int frame) {
     if constexpr (requires { sim.fluid_particles(); }) {
         if (const auto* fluid = sim.fluid_particles()) writer.write_fluid(frame, *fluid);
     }
@@ -50,7 +50,7 @@ void write_fluid_frame(const Sim& sim, OutputWriter& writer, int frame) {
 
 /// Frame 0's statistics: none, except the fluid's particle count when there is a fluid.
 template <typename Sim>
-std::optional<StepStats> initial_frame_stats(const Sim& sim) {
+std::optional<StepStats> initial_frame_stats(Sim& sim) {
     if constexpr (requires { sim.fluid_particles(); }) {
         if (const auto* fluid = sim.fluid_particles()) {
             StepStats s;
@@ -140,7 +140,8 @@ int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer,
 /// A new run without checkpoints (the Python API's loops).
 template <typename Sim, typename AfterFrame>
 int run_frames(Sim& sim, const SceneSpec& scene, OutputWriter& writer, AfterFrame&& after_frame) {
-    return run_frames(sim, scene, writer, FrameLoopOptions{}, std::forward<AfterFrame>(after_frame));
+    return run_frames(sim, scene, writer, FrameLoopOptions{},
+                      std::forward<AfterFrame>(after_frame));
 }
 
 }  // namespace concord

@@ -46,7 +46,9 @@ Mat3 frame_of(const VecX& q, int b) {
     return A;
 }
 
-std::string block_name(const FluidBlockSpec& f) { return "fluid \"" + f.name + "\""; }
+std::string block_name(const FluidBlockSpec& f) {
+    return "fluid \"" + f.name + "\"";
+}
 
 TriMesh scaled_mesh(const FluidBlockSpec& f) {
     TriMesh m = load_mesh(f.resolved_mesh_file);
@@ -190,7 +192,9 @@ FluidCoupling::FluidCoupling(const WorldModel& model)
     }
 }
 
-FluidState FluidCoupling::capture() const { return {fluid_.x, fluid_.v, fluid_.pressure}; }
+FluidState FluidCoupling::capture() const {
+    return {fluid_.x, fluid_.v, fluid_.pressure};
+}
 
 void FluidCoupling::restore(const FluidState& s) {
     check(s);
@@ -202,8 +206,8 @@ void FluidCoupling::restore(const FluidState& s) {
 void FluidCoupling::check(const FluidState& s) const {
     if (s.x.size() != fluid_.size() || s.v.size() != fluid_.size() ||
         s.pressure.size() != fluid_.size())
-        throw InputError("fluid state: " + std::to_string(s.x.size()) + " particles, the scene's fluid has " +
-                         std::to_string(fluid_.size()));
+        throw InputError("fluid state: " + std::to_string(s.x.size()) +
+                         " particles, the scene's fluid has " + std::to_string(fluid_.size()));
     for (std::size_t i = 0; i < s.x.size(); ++i)
         if (!s.x[i].allFinite() || !s.v[i].allFinite() || !std::isfinite(s.pressure[i]))
             throw InputError("fluid state: particle " + std::to_string(i) + " is not finite");
@@ -222,10 +226,10 @@ std::vector<FluidCoupling::BodyMotion> FluidCoupling::body_motions(const WorldMo
         if (model.dynamic[i])
             m.q_dot = s.q_dot.segment<12>(12 * b);
         else if (model.kinematic[i])
-            m.q_dot = (kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial,
-                                       s.time + h) -
-                       m.q) /
-                      h;
+            m.q_dot =
+                (kinematic_state(model.bodies[i].kinematic, model.bodies[i].q_initial, s.time + h) -
+                 m.q) /
+                h;
     }
     return motion;
 }
@@ -277,7 +281,7 @@ void FluidCoupling::place_samples(const std::vector<BodyMotion>& motion) {
 }
 
 std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldState& s, double h,
-                                          FluidStepStats& stats) {
+                                          FluidStepStats& stats, FluidSplit* split) {
     const auto t_start = Clock::now();
     auto t0 = Clock::now();
     std::vector<BodyMotion> motion = body_motions(model, s, h);
@@ -288,7 +292,10 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
     const double spacing = solver_.material().spacing();
     auto cfl_step = [&] {
         double vmax = g * h;
-        for (const Vec3& v : fluid_.v) vmax = std::max(vmax, v.norm() + g * h);
+        if (split)  // max(|v| + g h) = max |v| + g h exactly: the same as on one machine
+            vmax = std::max(vmax, split->max_speed() + g * h);
+        else
+            for (const Vec3& v : fluid_.v) vmax = std::max(vmax, v.norm() + g * h);
         for (const Vec3& v : boundary_.v) vmax = std::max(vmax, v.norm() + g * h);
         return kCfl * spacing / std::max(vmax, 1e-12);
     };
@@ -312,7 +319,9 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
         impulse.resize(boundary_.size());
         std::fill(impulse.begin() + static_cast<std::ptrdiff_t>(boundary_.fixed), impulse.end(),
                   Vec3::Zero());
-        const IisphStepStats st = solver_.step(fluid_, boundary_, model.spec.gravity, dt, impulse);
+        const IisphStepStats st =
+            split ? split->step(boundary_, model.spec.gravity, dt, impulse)
+                  : solver_.step(fluid_, boundary_, model.spec.gravity, dt, impulse);
         stats.pressure_iterations += st.pressure_iterations;
         stats.density_error = std::max(stats.density_error, st.density_error);
         stats.converged = stats.converged && st.converged;
@@ -323,6 +332,7 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
         // body step, so that the fluid does not keep pushing against a body that has already
         // been stopped (two-way coupling per fluid step, Akinci et al. 2012).
         t0 = Clock::now();
+        std::vector<Vec12> step_impulse(bodies_.size(), Vec12::Zero());
         std::size_t at = planes_.size();
         for (std::size_t j = 0; j < bodies_.size(); ++j) {
             const BodySamples& bs = bodies_[j];
@@ -330,19 +340,25 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
                 at += bs.local.size();
                 continue;
             }
-            Vec12 gen = Vec12::Zero();
+            Vec12& gen = step_impulse[j];
             for (std::size_t m = 0; m < bs.local.size(); ++m, ++at) {
                 const Vec3& I = impulse[at];
                 const Vec3& X = bs.local[m];
                 gen.head<3>() += I;
                 for (int r = 0; r < 3; ++r) gen.segment<3>(3 + 3 * r) += I[r] * X;
             }
+        }
+        if (split) split->sum(step_impulse);
+        for (std::size_t j = 0; j < bodies_.size(); ++j) {
+            const BodySamples& bs = bodies_[j];
+            if (bs.is_static) continue;
+            const Vec12& gen = step_impulse[j];
             const auto b = static_cast<std::size_t>(bs.body);
             out[b] += gen;
             BodyMotion& mo = motion[j];
             if (mo.dynamic)
-                mo.q_dot += model.masses[b].ldlt().solve(gen) +
-                            dt * model.initial_external_acceleration[b];
+                mo.q_dot +=
+                    model.masses[b].ldlt().solve(gen) + dt * model.initial_external_acceleration[b];
             mo.q += dt * mo.q_dot;
         }
         stats.t_coupling += seconds(t0);
@@ -356,8 +372,16 @@ int FluidCoupling::particles_in_bodies(const WorldModel& model, const VecX& q) c
     return count_inside(model, q, fluid_.x, nullptr);
 }
 
-int FluidCoupling::count_inside(const WorldModel& model, const VecX& q,
-                                const std::vector<Vec3>& x, std::string* where) const {
+int FluidCoupling::points_in_bodies(const WorldModel& model, const VecX& q,
+                                    const std::vector<Vec3>& x, std::size_t count) const {
+    return count_inside(model, q,
+                        std::vector<Vec3>(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(
+                                                                     std::min(count, x.size()))),
+                        nullptr);
+}
+
+int FluidCoupling::count_inside(const WorldModel& model, const VecX& q, const std::vector<Vec3>& x,
+                                std::string* where) const {
     struct Placed {
         std::size_t body;
         Vec3 p;
@@ -413,9 +437,10 @@ int FluidCoupling::count_inside(const WorldModel& model, const VecX& q,
         count += local_count;
     });
     if (where && count.load() > 0)
-        *where = first_what.load() < 0
-                     ? std::string("a plane")
-                     : "body \"" + model.bodies[static_cast<std::size_t>(first_what.load())].name + "\"";
+        *where =
+            first_what.load() < 0
+                ? std::string("a plane")
+                : "body \"" + model.bodies[static_cast<std::size_t>(first_what.load())].name + "\"";
     return count.load();
 }
 

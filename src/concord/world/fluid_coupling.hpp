@@ -22,6 +22,20 @@
 
 namespace concord {
 
+/// A fluid split across workers (distributed/fluid_domain.hpp): FluidCoupling::advance steps
+/// this worker's particles through it and reduces what every worker must agree on.
+class FluidSplit {
+  public:
+    virtual ~FluidSplit() = default;
+    /// One fluid step of this worker's particles (IisphSolver::step's contract).
+    virtual IisphStepStats step(const BoundarySamples& boundary, const Vec3& g, double dt,
+                                std::vector<Vec3>& boundary_impulse) = 0;
+    /// The fastest particle of every worker.
+    virtual double max_speed() = 0;
+    /// Per body, the sum over every worker, added in a fixed order (the same on all).
+    virtual void sum(std::vector<Vec12>& per_body) = 0;
+};
+
 class FluidCoupling {
   public:
     /// Lays out the scene's fluid blocks (lattice points nearer than the boundary clearance to
@@ -44,11 +58,16 @@ class FluidCoupling {
     /// Advances the fluid over the body step [t, t + h] of state s (kinematic bodies move to
     /// their position at t + h). Returns, per body, the generalised impulse of the fluid on its
     /// affine coordinates over the step (zero for bodies without samples).
+    /// With `split`, the particles stepped are that worker's (this object's own are unused)
+    /// and the bodies' impulses are summed over every worker: the same return on all of them.
     std::vector<Vec12> advance(const WorldModel& model, const WorldState& s, double h,
-                               FluidStepStats& stats);
+                               FluidStepStats& stats, FluidSplit* split = nullptr);
 
     /// Particles inside a body's closed surface or behind a plane in state q.
     int particles_in_bodies(const WorldModel& model, const VecX& q) const;
+    /// The same for the points x (a worker's particles).
+    int points_in_bodies(const WorldModel& model, const VecX& q, const std::vector<Vec3>& x,
+                         std::size_t count) const;
 
     /// The largest number of fluid steps one body step may take (bounded work): beyond it the
     /// step is taken with this many, and stats.converged is false.
@@ -62,7 +81,7 @@ class FluidCoupling {
 
     struct BodySamples {
         int body = -1;
-        bool is_static = false;  ///< static bodies come first (the boundary's fixed part)
+        bool is_static = false;   ///< static bodies come first (the boundary's fixed part)
         std::vector<Vec3> local;  ///< X, body-local
         std::vector<double> psi;
     };
@@ -84,8 +103,9 @@ class FluidCoupling {
     BoundarySamples planes_;  ///< static: patches of the planes around the fluid
     BoundarySamples boundary_;
     std::vector<Vec12> fixed_q_;
-    std::vector<Vec3> impulse_;  ///< per sample, the fluid step's impulse (moving samples only)  ///< the static bodies' states the fixed part was placed at
-    std::vector<bool> closed_;  ///< per body: its mesh is closed (the inside check applies)
+    std::vector<Vec3> impulse_;  ///< per sample, the fluid step's impulse (moving samples only)
+                                 ///< ///< the static bodies' states the fixed part was placed at
+    std::vector<bool> closed_;   ///< per body: its mesh is closed (the inside check applies)
 };
 
 }  // namespace concord
