@@ -190,3 +190,27 @@ def test_fluid_particles_are_live_read_only_views(tmp_path):
     np.testing.assert_array_equal(x, later)
     assert pickle.loads(pickle.dumps(s)) == s  # the particles travel with the state
     assert concord.World(box_on_plane()).fluid_x.shape == (0, 3)
+
+
+def test_a_distributed_run_of_a_fluid_scene_ends_where_one_machine_does(tmp_path):
+    # World.run(workers=2): the fluid split over two in-process workers (docs/fluids.md
+    # "Distributed"); the world takes the end state, particles included.
+    import json
+    scene = {
+        "time_step": 0.0025,
+        "bodies": [{"name": "tank", "motion": "static", "position": [0, 0.09, 0],
+                    "shape": {"container": {"size": [0.2, 0.2, 0.2], "wall_thickness": 0.02}}},
+                   {"name": "cork", "shape": {"box": {"size": [0.05, 0.05, 0.05]}},
+                    "position": [0, 0.15, 0]}],
+        "fluids": [{"name": "water", "block": {"min": [-0.1, 0, -0.1], "max": [0.1, 0.1, 0.1]},
+                    "particle_radius": 0.01}],
+    }
+    path = tmp_path / "fluid.json"
+    path.write_text(json.dumps(scene))
+    one, two = concord.World(str(path)), concord.World(str(path))
+    one.run(str(tmp_path / "one"), frames=4)
+    two.run(str(tmp_path / "two"), frames=4, workers=2)
+    assert two.time == one.time
+    np.testing.assert_allclose(two.fluid_x, one.fluid_x, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(two.fluid_pressure, one.fluid_pressure, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(two.q[1], one.q[1], rtol=0, atol=1e-9)

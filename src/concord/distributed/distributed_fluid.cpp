@@ -111,6 +111,8 @@ std::vector<Vec12> FluidController::advance(const WorldState& s, double h,
     stats.particles = num_particles();
     work.assign(static_cast<std::size_t>(n_workers), 0.0);
     seconds.assign(static_cast<std::size_t>(n_workers), 0.0);
+    std::vector<double> parallel_segments;
+    double sync = 0.0;
     for (int w = 1; w <= n_workers; ++w) {
         const Bytes b = transport_.receive(w, Tag::FluidResult);
         MessageReader r(b);
@@ -127,6 +129,17 @@ std::vector<Vec12> FluidController::advance(const WorldState& s, double h,
         std::vector<Vec12> imp(static_cast<std::size_t>(r.get<std::int64_t>()));
         for (Vec12& g : imp)
             for (int k = 0; k < 12; ++k) g[k] = r.get<double>();
+        const std::vector<double> segments = r.get_list<double>();
+        const double transfer = r.get<double>();
+        // Segment k of every worker runs between the same two exchanges: the slowest one's
+        // time is the stage's parallel time over it.
+        if (w == 1) parallel_segments.assign(segments.size(), 0.0);
+        if (segments.size() != parallel_segments.size())
+            throw std::runtime_error("fluid: worker " + std::to_string(w) +
+                                     " went through another number of exchanges");
+        for (std::size_t k = 0; k < segments.size(); ++k)
+            parallel_segments[k] = std::max(parallel_segments[k], segments[k]);
+        sync = std::max(sync, transfer);
         // Every worker took the same fluid steps and pressure iterations (the reductions) and
         // holds the same impulses; the times are the slowest worker's (they run in parallel).
         if (w == 1) {
@@ -147,6 +160,9 @@ std::vector<Vec12> FluidController::advance(const WorldState& s, double h,
         seconds[static_cast<std::size_t>(w - 1)] = ws.t_fluid;
     }
     stale_ = true;
+    t_parallel_ = sync;
+    for (const double t : parallel_segments) t_parallel_ += t;
+    t_sync_ = sync;
     return impulse;
 }
 
@@ -239,8 +255,11 @@ void FluidWorker::handle(CommandKind kind, MessageReader& r) {
             saved_p_.assign(p.pressure.begin(),
                             p.pressure.begin() + static_cast<std::ptrdiff_t>(n));
             FluidStepStats stats;
+            const double transfer0 = transport_.transfer_seconds();
+            domain_->start_timing();
             const std::vector<Vec12> impulse =
                 coupling_->advance(model_, s, h, stats, domain_.get());
+            const std::vector<double> segments = domain_->segments();
             // As World::advance_fluid: the fluid's force over the step, M^-1 J^T f.
             for (std::size_t i = 0; i < impulse.size(); ++i)
                 acceleration_[i] = model_.dynamic[i]
@@ -253,6 +272,7 @@ void FluidWorker::handle(CommandKind kind, MessageReader& r) {
             w.put(static_cast<std::int64_t>(impulse.size()));
             for (const Vec12& g : impulse)
                 for (int k = 0; k < 12; ++k) w.put(g[k]);
+            w.put_list(segments).put(transport_.transfer_seconds() - transfer0);
             transport_.send(0, Tag::FluidResult, w.take());
             return;
         }

@@ -44,6 +44,11 @@ class FluidController {
     std::vector<Vec12> advance(const WorldState& s, double h, const Partition& partition,
                                FluidStepStats& stats, std::vector<double>& work,
                                std::vector<double>& seconds);
+    /// The last advance()'s modelled parallel time: the sum over the segments between the
+    /// workers' exchanges of the slowest worker's compute, plus the largest transfer time
+    /// (t_sync_of_last()); as t_parallel of the bodies' consensus (docs/distributed.md).
+    double t_parallel_of_last() const { return t_parallel_; }
+    double t_sync_of_last() const { return t_sync_; }
     /// The step that followed advance() was not taken: every worker goes back to its particles
     /// before it.
     void restore();
@@ -61,6 +66,7 @@ class FluidController {
     FluidCoupling coupling_;  ///< the gathered particles
     FluidState initial_;
     bool stale_ = false;  ///< the workers' particles moved since the last gather
+    double t_parallel_ = 0.0, t_sync_ = 0.0;
 };
 
 class FluidWorker {

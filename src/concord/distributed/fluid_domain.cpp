@@ -71,6 +71,23 @@ void FluidDomain::set_particles(std::vector<std::int64_t> ids, std::vector<Vec3>
     owned_ = n;
 }
 
+void FluidDomain::start_timing() {
+    segments_.clear();
+    segment_start_ = std::chrono::steady_clock::now();
+}
+
+std::vector<double> FluidDomain::segments() {
+    pause_clock();
+    return segments_;
+}
+
+void FluidDomain::pause_clock() {
+    segments_.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - segment_start_).count());
+}
+
+void FluidDomain::resume_clock() { segment_start_ = std::chrono::steady_clock::now(); }
+
 void FluidDomain::set_partition(const Partition& partition) {
     if (partition.num_workers() != workers())
         throw std::invalid_argument("FluidDomain::set_partition: the number of cells changed");
@@ -86,6 +103,7 @@ void FluidDomain::migrate() {
         (w == me() ? staying : leaving[static_cast<std::size_t>(w)]).push_back(i);
     }
     migrated_out_ = owned_ - staying.size();
+    pause_clock();
     for (int w = 0; w < n_workers; ++w) {
         if (w == me()) continue;
         MessageWriter msg;
@@ -122,6 +140,7 @@ void FluidDomain::migrate() {
         }
         migrated_in_ += static_cast<std::size_t>(count);
     }
+    resume_clock();
     set_particles(std::move(ids), std::move(x), std::move(v), std::move(p));
 }
 
@@ -136,6 +155,7 @@ void FluidDomain::gather_ghosts() {
         for (int w = 0; w < n_workers; ++w)
             if (w != me() && ((holders >> w) & 1u)) send_[static_cast<std::size_t>(w)].push_back(i);
     }
+    pause_clock();
     for (int w = 0; w < n_workers; ++w) {
         if (w == me()) continue;
         MessageWriter msg;
@@ -161,6 +181,7 @@ void FluidDomain::gather_ghosts() {
         }
     }
     ghost_begin_[static_cast<std::size_t>(n_workers)] = local_.x.size();
+    resume_clock();
     // Ghost densities and pressures come with the halo exchanges of the step.
     local_.density.resize(local_.x.size(), 0.0);
     local_.pressure.resize(local_.x.size(), 0.0);
@@ -171,6 +192,7 @@ void FluidDomain::exchange(std::vector<T>& field) {
     const int n_workers = workers();
     if (field.size() < local_.size())
         throw std::logic_error("FluidDomain: a halo field shorter than the particles");
+    pause_clock();
     for (int w = 0; w < n_workers; ++w) {
         if (w == me()) continue;
         MessageWriter msg;
@@ -186,6 +208,7 @@ void FluidDomain::exchange(std::vector<T>& field) {
             field[k] = get_value<T>(r);
         if (!r.done()) throw std::runtime_error("FluidDomain: a halo message of the wrong size");
     }
+    resume_clock();
 }
 
 void FluidDomain::refresh(std::vector<double>& field) {
@@ -197,6 +220,7 @@ void FluidDomain::refresh(std::vector<Vec3>& field) {
 
 std::vector<double> FluidDomain::all_values(double local) {
     const int n_workers = workers();
+    pause_clock();
     for (int w = 0; w < n_workers; ++w)
         if (w != me()) transport_.send(w + 1, Tag::Fluid, MessageWriter().put(local).take());
     std::vector<double> values(static_cast<std::size_t>(n_workers), local);
@@ -206,6 +230,7 @@ std::vector<double> FluidDomain::all_values(double local) {
         MessageReader r(bytes);
         values[static_cast<std::size_t>(w)] = r.get<double>();
     }
+    resume_clock();
     return values;
 }
 
@@ -226,6 +251,7 @@ void FluidDomain::sum(std::vector<Vec12>& per_body) {
     for (const Vec12& g : per_body)
         for (int k = 0; k < 12; ++k) msg.put(g[k]);
     const Bytes mine = msg.take();
+    pause_clock();
     for (int w = 0; w < n_workers; ++w)
         if (w != me()) transport_.send(w + 1, Tag::Fluid, mine);
     std::vector<Vec12> total(per_body.size(), Vec12::Zero());
@@ -244,6 +270,7 @@ void FluidDomain::sum(std::vector<Vec12>& per_body) {
         if (!r.done())
             throw std::runtime_error("FluidDomain: an impulse message of the wrong size");
     }
+    resume_clock();
     per_body = std::move(total);
 }
 

@@ -9,6 +9,7 @@
 // the same code.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +52,14 @@ class FluidDomain final : public FluidHalo, public FluidSplit {
     const FluidParticles& particles() const { return local_; }
     std::size_t owned() const { return owned_; }
     std::size_t ghosts() const { return local_.size() - owned_; }
+    /// Compute time between the exchanges with the other workers, for the modelled parallel
+    /// time of a distributed step (every worker goes through the same exchanges, so segment k
+    /// of one worker runs alongside segment k of the others): start_timing() opens the first
+    /// segment, segments() closes the last and returns them (seconds, waiting and transfers
+    /// left out).
+    void start_timing();
+    std::vector<double> segments();
+
     /// Particles received from and sent to other workers by the last step's migration.
     std::size_t migrated_in() const { return migrated_in_; }
     std::size_t migrated_out() const { return migrated_out_; }
@@ -62,6 +71,9 @@ class FluidDomain final : public FluidHalo, public FluidSplit {
     double max(double local) override;
 
   private:
+    /// Around every exchange: its start ends a compute segment, its end starts the next.
+    void pause_clock();
+    void resume_clock();
     int me() const { return transport_.rank() - 1; }
     int workers() const { return transport_.num_workers(); }
     void migrate();
@@ -80,6 +92,8 @@ class FluidDomain final : public FluidHalo, public FluidSplit {
         send_;                              ///< per worker: owned particles it holds as ghosts
     std::vector<std::size_t> ghost_begin_;  ///< per worker + 1: its ghosts in local_
     std::size_t migrated_in_ = 0, migrated_out_ = 0;
+    std::vector<double> segments_;
+    std::chrono::steady_clock::time_point segment_start_{};
 };
 
 }  // namespace concord
