@@ -27,6 +27,18 @@ BodyRecord get_record(MessageReader& r) {
 
 }  // namespace
 
+void put_partition(MessageWriter& w, const Partition& p) {
+    for (int a = 0; a < 3; ++a) w.put(p.cells[static_cast<std::size_t>(a)]);
+    for (int a = 0; a < 3; ++a) w.put_list(p.planes[static_cast<std::size_t>(a)]);
+}
+
+Partition get_partition(MessageReader& r) {
+    Partition p;
+    for (int a = 0; a < 3; ++a) p.cells[static_cast<std::size_t>(a)] = r.get<int>();
+    for (int a = 0; a < 3; ++a) p.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
+    return p;
+}
+
 void put_records(MessageWriter& w, const std::vector<BodyRecord>& records) {
     w.put(static_cast<std::int64_t>(records.size()));
     for (const BodyRecord& b : records) put_record(w, b);
@@ -78,8 +90,7 @@ Bytes encode(const AssignCommand& c) {
 Bytes encode(const StepCommand& c) {
     MessageWriter w;
     w.put(CommandKind::Step).put(c.h).put(c.t_end).put(c.kappa).put(c.width);
-    for (int a = 0; a < 3; ++a) w.put(c.partition.cells[static_cast<std::size_t>(a)]);
-    for (int a = 0; a < 3; ++a) w.put_list(c.partition.planes[static_cast<std::size_t>(a)]);
+    put_partition(w, c.partition);
     w.put(c.params).put(c.spec).put(c.trace_states);
     return w.take();
 }
@@ -101,9 +112,7 @@ StepCommand decode_step(MessageReader& r) {
     c.t_end = r.get<double>();
     c.kappa = r.get<double>();
     c.width = r.get<double>();
-    for (int a = 0; a < 3; ++a) c.partition.cells[static_cast<std::size_t>(a)] = r.get<int>();
-    for (int a = 0; a < 3; ++a)
-        c.partition.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
+    c.partition = get_partition(r);
     c.params = r.get<SolverParams>();
     c.spec = r.get<DistributedSpec>();
     c.trace_states = r.get<bool>();

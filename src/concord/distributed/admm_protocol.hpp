@@ -145,6 +145,9 @@ Bytes encode(const StepCommand& c);
 Bytes encode(const WorkerReport& r);
 Bytes encode(const ControllerSignal& s);
 Bytes encode(const WorkerResult& r);
+/// A partition: its cells per axis, then its planes per axis.
+void put_partition(MessageWriter& w, const Partition& p);
+Partition get_partition(MessageReader& r);
 void put_records(MessageWriter& w, const std::vector<BodyRecord>& records);
 std::vector<BodyRecord> get_records(MessageReader& r);
 void put_carried(MessageWriter& w, const std::vector<CarriedMultiplier>& carry);

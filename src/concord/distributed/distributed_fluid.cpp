@@ -10,27 +10,6 @@ namespace concord {
 
 namespace {
 
-void put_vec3(MessageWriter& w, const Vec3& x) {
-    w.put(x.x()).put(x.y()).put(x.z());
-}
-Vec3 get_vec3(MessageReader& r) {
-    const double x = r.get<double>();
-    const double y = r.get<double>();
-    const double z = r.get<double>();
-    return {x, y, z};
-}
-
-void put_partition(MessageWriter& w, const Partition& p) {
-    for (int a = 0; a < 3; ++a) w.put(p.cells[static_cast<std::size_t>(a)]);
-    for (int a = 0; a < 3; ++a) w.put_list(p.planes[static_cast<std::size_t>(a)]);
-}
-Partition get_partition(MessageReader& r) {
-    Partition p;
-    for (int a = 0; a < 3; ++a) p.cells[static_cast<std::size_t>(a)] = r.get<int>();
-    for (int a = 0; a < 3; ++a) p.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
-    return p;
-}
-
 /// Particles with ids: count, then id, x, v, p each.
 void put_particles(MessageWriter& w, const std::vector<std::int64_t>& ids,
                    const std::vector<Vec3>& x, const std::vector<Vec3>& v,
@@ -38,8 +17,8 @@ void put_particles(MessageWriter& w, const std::vector<std::int64_t>& ids,
     w.put(static_cast<std::int64_t>(count));
     for (std::size_t i = 0; i < count; ++i) {
         w.put(ids[i]);
-        put_vec3(w, x[i]);
-        put_vec3(w, v[i]);
+        w.put_vec3(x[i]);
+        w.put_vec3(v[i]);
         w.put(p[i]);
     }
 }
@@ -55,8 +34,8 @@ Particles get_particles(MessageReader& r) {
     if (n < 0) throw std::runtime_error("fluid: a particle message of negative size");
     for (std::int64_t k = 0; k < n; ++k) {
         out.ids.push_back(r.get<std::int64_t>());
-        out.x.push_back(get_vec3(r));
-        out.v.push_back(get_vec3(r));
+        out.x.push_back(r.get_vec3());
+        out.v.push_back(r.get_vec3());
         out.p.push_back(r.get<double>());
     }
     return out;
@@ -87,8 +66,8 @@ void FluidController::scatter(const FluidState& state, const Partition& partitio
         msg.put(static_cast<std::int64_t>(list.size()));
         for (const std::size_t i : list) {
             msg.put(static_cast<std::int64_t>(i));
-            put_vec3(msg, state.x[i]);
-            put_vec3(msg, state.v[i]);
+            msg.put_vec3(state.x[i]);
+            msg.put_vec3(state.v[i]);
             msg.put(state.pressure[i]);
         }
         transport_.send(w + 1, Tag::Command, msg.take());

@@ -146,8 +146,7 @@ Checkpoint DistributedSimulation::capture_checkpoint() {
     MessageWriter w;
     const int N = transport_.num_workers();
     w.put(kCheckpointFormat).put(static_cast<std::int32_t>(N));
-    for (int a = 0; a < 3; ++a) w.put(partition_.cells[static_cast<std::size_t>(a)]);
-    for (int a = 0; a < 3; ++a) w.put_list(partition_.planes[static_cast<std::size_t>(a)]);
+    put_partition(w, partition_);
     const LoadBalancer::State lb = balancer_->state();
     w.put_list(lb.smoothed);
     for (int a = 0; a < 3; ++a) w.put_list(lb.previous_imbalance[static_cast<std::size_t>(a)]);
@@ -171,10 +170,7 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
             if (r.get<std::int32_t>() != kCheckpointFormat)
                 throw InputError("checkpoint: unknown distributed section format");
             const int workers = r.get<std::int32_t>();
-            Partition p;
-            for (int a = 0; a < 3; ++a) p.cells[static_cast<std::size_t>(a)] = r.get<int>();
-            for (int a = 0; a < 3; ++a)
-                p.planes[static_cast<std::size_t>(a)] = r.get_list<double>();
+            Partition p = get_partition(r);
             LoadBalancer::State lb;
             lb.smoothed = r.get_list<double>();
             for (int a = 0; a < 3; ++a)

@@ -15,7 +15,7 @@ void put_value(MessageWriter& w, double x) {
     w.put(x);
 }
 void put_value(MessageWriter& w, const Vec3& x) {
-    w.put(x.x()).put(x.y()).put(x.z());
+    w.put_vec3(x);
 }
 
 template <typename T>
@@ -26,10 +26,7 @@ double get_value<double>(MessageReader& r) {
 }
 template <>
 Vec3 get_value<Vec3>(MessageReader& r) {
-    const double x = r.get<double>();
-    const double y = r.get<double>();
-    const double z = r.get<double>();
-    return {x, y, z};
+    return r.get_vec3();
 }
 
 }  // namespace
@@ -86,7 +83,9 @@ void FluidDomain::pause_clock() {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - segment_start_).count());
 }
 
-void FluidDomain::resume_clock() { segment_start_ = std::chrono::steady_clock::now(); }
+void FluidDomain::resume_clock() {
+    segment_start_ = std::chrono::steady_clock::now();
+}
 
 void FluidDomain::set_partition(const Partition& partition) {
     if (partition.num_workers() != workers())

@@ -37,6 +37,7 @@ class MessageWriter {
         for (const T& x : v) put(x);
         return *this;
     }
+    MessageWriter& put_vec3(const Vec3& x) { return put(x.x()).put(x.y()).put(x.z()); }
     Bytes take() { return std::move(bytes_); }
 
   private:
@@ -71,6 +72,12 @@ class MessageReader {
         std::vector<T> v(static_cast<std::size_t>(n));
         for (auto& x : v) x = get<T>();
         return v;
+    }
+    Vec3 get_vec3() {
+        const double x = get<double>();
+        const double y = get<double>();
+        const double z = get<double>();
+        return {x, y, z};
     }
     bool done() const { return pos_ == bytes_.size(); }
 
