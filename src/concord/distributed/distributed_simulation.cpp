@@ -301,6 +301,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     std::optional<VecX> reference;
     if (cmd.trace_states && h == model_.spec.time_step) {
         WorldState s = capture_state();
+        s.fluid = reference_fluid_;  // the fluid as the step found it
         s.time_step_level = 0;
         s.level_successes = 0;
         reference_->restore_state(s);
@@ -613,6 +614,8 @@ const StepStats& DistributedSimulation::step() {
     std::vector<Vec12> acceleration = model_.initial_external_acceleration;
     std::optional<FluidStepStats> fluid_stats;
     if (fluid_) {
+        // --admm-trace --reference: the single-machine reference step starts from here too.
+        if (trace_ && reference_) reference_fluid_ = fluid_->capture();
         FluidStepStats fs;
         std::vector<double> work, seconds;
         const std::vector<Vec12> impulse =

@@ -140,6 +140,7 @@ class DistributedSimulation final : private SubstepSolver {
 
     std::function<void(const AdmmTraceLine&)> trace_;
     std::unique_ptr<World> reference_;
+    FluidState reference_fluid_;  ///< the fluid at the step's start, for the reference step
     bool shut_down_ = false;
 };
 
