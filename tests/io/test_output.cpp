@@ -207,7 +207,7 @@ TEST(OutputWriter, RoundTripIsBitExact) {
 
 TEST(OutputWriter, FluidStatsRoundTripAndFold) {
     StepStats s;
-    s.fluid = FluidStepStats{1234, 3, 17, 7.5e-4, false, 2, 0.5, 0.25, 0.125, 0.0625};
+    s.fluid = FluidStepStats{1234, 3, 17, 7.5e-4, false, 2, 0.5, 0.25, 0.125, 0.0625, 5};
     const StepStats back = step_stats_from_json(
         JsonNode(nlohmann::json::parse(step_stats_to_json(s).dump()), "stats"));
     ASSERT_TRUE(back.fluid.has_value());
@@ -222,10 +222,11 @@ TEST(OutputWriter, FluidStatsRoundTripAndFold) {
     EXPECT_EQ(f.t_neighbors, 0.25);
     EXPECT_EQ(f.t_pressure, 0.125);
     EXPECT_EQ(f.t_coupling, 0.0625);
-    EXPECT_FALSE(step_stats_from_json(JsonNode(nlohmann::json::parse(
-                                                   step_stats_to_json(StepStats{}).dump()),
-                                               "stats"))
-                     .fluid.has_value());
+    EXPECT_EQ(f.pushed_out, 5);
+    EXPECT_FALSE(
+        step_stats_from_json(
+            JsonNode(nlohmann::json::parse(step_stats_to_json(StepStats{}).dump()), "stats"))
+            .fluid.has_value());
     // A frame of two steps: counts and times add, the worst error and inside count stay.
     StepStats frame, second = s;
     second.fluid->density_error = 1e-4;
@@ -239,13 +240,15 @@ TEST(OutputWriter, FluidStatsRoundTripAndFold) {
     EXPECT_EQ(frame.fluid->particles_in_bodies, 2);
     EXPECT_FALSE(frame.fluid->converged);
     EXPECT_EQ(frame.fluid->t_fluid, 1.0);
+    EXPECT_EQ(frame.fluid->pushed_out, 10);
 }
 
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 408u) << "StepStats changed: update io/step_stats_json.cpp";
-    EXPECT_EQ(sizeof(FluidStepStats), 64u) << "FluidStepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(sizeof(StepStats), 416u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(sizeof(FluidStepStats), 72u)
+        << "FluidStepStats changed: update io/step_stats_json.cpp";
     // No distributed keys by default, and no body_contacts while it is empty.
     EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
     EXPECT_EQ(sizeof(DistributedStepStats), 136u)
@@ -320,8 +323,8 @@ TEST(OutputWriter, BodyContactsAreOptionalAndChecked) {
                          }),
                          "body_contacts"));
     EXPECT_TRUE(contains(error_of([] {
-                             step_stats_from_json(JsonNode(
-                                 nlohmann::json::parse(R"({"body_contacts": 3})"), "f"));
+                             step_stats_from_json(
+                                 JsonNode(nlohmann::json::parse(R"({"body_contacts": 3})"), "f"));
                          }),
                          "body_contacts"));
 }
@@ -370,8 +373,10 @@ TEST(OutputWriter, BodiesOfOneShapeGetTheirOwnMeshFile) {
         OutputWriter w(dir.str(), true);
         w.write_header(scene, bodies);
     };
-    write({{"a", &cube, MotionType::Dynamic}, {"b", &same, MotionType::Dynamic},
-           {"c", &same, MotionType::Dynamic}, {"d", &other, MotionType::Dynamic}});
+    write({{"a", &cube, MotionType::Dynamic},
+           {"b", &same, MotionType::Dynamic},
+           {"c", &same, MotionType::Dynamic},
+           {"d", &other, MotionType::Dynamic}});
     const std::string cube_text = test::read_file(dir.file("meshes/a.obj"));
     EXPECT_EQ(test::read_file(dir.file("meshes/b.obj")), cube_text);
     EXPECT_EQ(test::read_file(dir.file("meshes/c.obj")), cube_text);
@@ -383,7 +388,8 @@ TEST(OutputWriter, BodiesOfOneShapeGetTheirOwnMeshFile) {
     EXPECT_LT((r.load_mesh(2).vertices - cube.vertices).cwiseAbs().maxCoeff(), 1e-12);
 
     // Rewritten: a and b now differ, c keeps the cube.
-    write({{"a", &other, MotionType::Dynamic}, {"b", &cube, MotionType::Dynamic},
+    write({{"a", &other, MotionType::Dynamic},
+           {"b", &cube, MotionType::Dynamic},
            {"c", &same, MotionType::Dynamic}});
     const std::string other_text = test::read_file(dir.file("meshes/a.obj"));
     EXPECT_NE(other_text, cube_text);

@@ -104,6 +104,7 @@ std::vector<Vec12> FluidController::advance(const WorldState& s, double h,
         ws.t_neighbors = r.get<double>();
         ws.t_pressure = r.get<double>();
         ws.t_coupling = r.get<double>();
+        ws.pushed_out = r.get<int>();
         const auto owned = r.get<std::int64_t>();
         std::vector<Vec12> imp(static_cast<std::size_t>(r.get<std::int64_t>()));
         for (Vec12& g : imp)
@@ -126,6 +127,7 @@ std::vector<Vec12> FluidController::advance(const WorldState& s, double h,
             stats.substeps = ws.substeps;
             stats.pressure_iterations = ws.pressure_iterations;
             stats.density_error = ws.density_error;
+            stats.pushed_out = ws.pushed_out;  // summed over the workers already
         } else if (imp != impulse || ws.substeps != stats.substeps) {
             throw std::runtime_error("fluid: worker " + std::to_string(w) +
                                      " disagrees with worker 1 about the step");
@@ -150,18 +152,21 @@ void FluidController::restore() {
     for (int w = 1; w <= transport_.num_workers(); ++w) transport_.send(w, Tag::Command, cmd);
 }
 
-int FluidController::particles_in_bodies(const VecX& q) {
+int FluidController::settle(const VecX& q, int& inside) {
     MessageWriter msg;
     msg.put(CommandKind::FluidCheck).put_vector(q);
     const Bytes cmd = msg.take();
     for (int w = 1; w <= transport_.num_workers(); ++w) transport_.send(w, Tag::Command, cmd);
-    std::int64_t total = 0;
+    std::int64_t settled = 0, total = 0;
     for (int w = 1; w <= transport_.num_workers(); ++w) {
         const Bytes b = transport_.receive(w, Tag::FluidResult);
         MessageReader r(b);
+        settled += r.get<std::int64_t>();
         total += r.get<std::int64_t>();
     }
-    return static_cast<int>(total);
+    stale_ = true;
+    inside = static_cast<int>(total);
+    return static_cast<int>(settled);
 }
 
 const FluidParticles& FluidController::particles() {
@@ -247,7 +252,8 @@ void FluidWorker::handle(CommandKind kind, MessageReader& r) {
             MessageWriter w;
             w.put(stats.substeps).put(stats.pressure_iterations).put(stats.density_error);
             w.put(stats.converged).put(stats.t_fluid).put(stats.t_neighbors).put(stats.t_pressure);
-            w.put(stats.t_coupling).put(static_cast<std::int64_t>(domain_->owned()));
+            w.put(stats.t_coupling).put(stats.pushed_out);
+            w.put(static_cast<std::int64_t>(domain_->owned()));
             w.put(static_cast<std::int64_t>(impulse.size()));
             for (const Vec12& g : impulse)
                 for (int k = 0; k < 12; ++k) w.put(g[k]);
@@ -259,12 +265,16 @@ void FluidWorker::handle(CommandKind kind, MessageReader& r) {
             if (domain_) domain_->set_particles(saved_ids_, saved_x_, saved_v_, saved_p_);
             return;
         case CommandKind::FluidCheck: {
+            // Stage 3, as World's: settle the particles the bodies moved onto, count the rest.
             const VecX q = r.get_vector();
-            const std::int64_t inside =
-                domain_ ? coupling_->points_in_bodies(model_, q, domain_->particles().x,
-                                                      domain_->owned())
-                        : 0;
-            transport_.send(0, Tag::FluidResult, MessageWriter().put(inside).take());
+            std::int64_t settled = 0, inside = 0;
+            if (domain_) {
+                settled =
+                    coupling_->settle(model_, q, &domain_->local_particles(), domain_->owned());
+                inside = coupling_->points_in_bodies(model_, q, domain_->particles().x,
+                                                     domain_->owned());
+            }
+            transport_.send(0, Tag::FluidResult, MessageWriter().put(settled).put(inside).take());
             return;
         }
         case CommandKind::FluidGather: {

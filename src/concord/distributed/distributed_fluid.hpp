@@ -52,8 +52,10 @@ class FluidController {
     /// The step that followed advance() was not taken: every worker goes back to its particles
     /// before it.
     void restore();
-    /// Particles inside a closed body surface or behind a plane at state q (stage 3).
-    int particles_in_bodies(const VecX& q);
+    /// Stage 3 at state q: every worker settles its particles that the bodies moved onto
+    /// (FluidCoupling::settle) and counts those still inside a closed body or behind a plane
+    /// (`inside`). Returns how many were settled.
+    int settle(const VecX& q, int& inside);
     /// Every particle, by its id (gathered from the workers when they moved since last time).
     const FluidParticles& particles();
     FluidState capture();

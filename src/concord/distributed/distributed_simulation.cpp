@@ -647,7 +647,7 @@ const StepStats& DistributedSimulation::step() {
     if (fluid_) {
         const auto t0 = Clock::now();
         if (done.gave_up) fluid_->restore();
-        fluid_stats->particles_in_bodies = fluid_->particles_in_bodies(current().q);
+        fluid_stats->pushed_out += fluid_->settle(current().q, fluid_stats->particles_in_bodies);
         const double t = seconds_since(t0);
         fluid_stats->t_coupling += t;
         fluid_stats->t_fluid += t;

@@ -50,7 +50,8 @@ class FluidDomain final : public FluidHalo, public FluidSplit {
     /// are this worker's particles (the rest are the last step's ghosts).
     const std::vector<std::int64_t>& ids() const { return ids_; }
     const FluidParticles& particles() const { return local_; }
-    std::size_t owned() const { return owned_; }
+    std::size_t owned() const override { return owned_; }
+    FluidParticles& local_particles() override { return local_; }
     std::size_t ghosts() const { return local_.size() - owned_; }
     /// Compute time between the exchanges with the other workers, for the modelled parallel
     /// time of a distributed step (every worker goes through the same exchanges, so segment k

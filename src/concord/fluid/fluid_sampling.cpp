@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "concord/fluid/neighbor_grid.hpp"
 
@@ -135,6 +136,45 @@ bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x) {
         if (e2.dot(qv) * inv > 0.0) ++crossings;
     }
     return (crossings % 2) == 1;
+}
+
+Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {
+    // Ericson, Real-Time Collision Detection, 5.1.5: which region of the triangle x projects to.
+    const Vec3 ab = b - a, ac = c - a, ax = x - a;
+    const double d1 = ab.dot(ax), d2 = ac.dot(ax);
+    if (d1 <= 0.0 && d2 <= 0.0) return a;
+    const Vec3 bx = x - b;
+    const double d3 = ab.dot(bx), d4 = ac.dot(bx);
+    if (d3 >= 0.0 && d4 <= d3) return b;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return a + (d1 / (d1 - d3)) * ab;
+    const Vec3 cx = x - c;
+    const double d5 = ab.dot(cx), d6 = ac.dot(cx);
+    if (d6 >= 0.0 && d5 <= d6) return c;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return a + (d2 / (d2 - d6)) * ac;
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0)
+        return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+    const double denom = 1.0 / (va + vb + vc);
+    return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+Vec3 closest_point_on_mesh(const TriMesh& mesh, const Vec3& x) {
+    const auto& V = mesh.vertices;
+    Vec3 best = x;
+    double best_d2 = std::numeric_limits<double>::infinity();
+    for (int f = 0; f < mesh.num_faces(); ++f) {
+        const Vec3 p = closest_point_on_triangle(x, V.row(mesh.faces(f, 0)).transpose(),
+                                                 V.row(mesh.faces(f, 1)).transpose(),
+                                                 V.row(mesh.faces(f, 2)).transpose());
+        const double d2 = (p - x).squaredNorm();
+        if (d2 < best_d2) {
+            best_d2 = d2;
+            best = p;
+        }
+    }
+    return best;
 }
 
 }  // namespace concord

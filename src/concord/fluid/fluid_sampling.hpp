@@ -34,4 +34,11 @@ std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing, double dep
 /// either way.
 bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x);
 
+/// The point of triangle (a, b, c) closest to x (Voronoi regions of its vertices, edges and
+/// face).
+Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c);
+
+/// The point of the mesh's surface closest to x (every face tried).
+Vec3 closest_point_on_mesh(const TriMesh& mesh, const Vec3& x);
+
 }  // namespace concord

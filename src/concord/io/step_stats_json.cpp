@@ -85,7 +85,8 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
                       {"t_fluid", s.fluid->t_fluid},
                       {"t_neighbors", s.fluid->t_neighbors},
                       {"t_pressure", s.fluid->t_pressure},
-                      {"t_coupling", s.fluid->t_coupling}};
+                      {"t_coupling", s.fluid->t_coupling},
+                      {"pushed_out", s.fluid->pushed_out}};
     return j;
 }
 
@@ -133,7 +134,7 @@ StepStats step_stats_from_json(const JsonNode& node) {
     if (auto n = node.find("fluid")) {
         n->expect_object({"particles", "substeps", "pressure_iterations", "density_error",
                           "converged", "particles_in_bodies", "t_fluid", "t_neighbors",
-                          "t_pressure", "t_coupling"});
+                          "t_pressure", "t_coupling", "pushed_out"});
         FluidStepStats f;
         auto fcount = [&](const char* key, int& field) {
             if (auto v = n->find(key)) field = v->integer(0, kMaxCount);
@@ -151,6 +152,7 @@ StepStats step_stats_from_json(const JsonNode& node) {
         fnumber("t_neighbors", f.t_neighbors);
         fnumber("t_pressure", f.t_pressure);
         fnumber("t_coupling", f.t_coupling);
+        fcount("pushed_out", f.pushed_out);
         s.fluid = f;
     }
     if (auto n = node.find("min_distance"); n && !n->value().is_null()) {
@@ -248,6 +250,7 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
             f.t_neighbors += d.t_neighbors;
             f.t_pressure += d.t_pressure;
             f.t_coupling += d.t_coupling;
+            f.pushed_out += d.pushed_out;
         }
     }
     if (step.distributed) {

@@ -348,7 +348,16 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
                 for (int r = 0; r < 3; ++r) gen.segment<3>(3 + 3 * r) += I[r] * X;
             }
         }
+        // Particles the step left inside a body (at the body's pose the samples stood at) go
+        // back outside; their bodies take the momentum's other half. The count travels in one
+        // more entry of the per-body sum, so that split fluids reduce both at once.
+        FluidParticles& mine = split ? split->local_particles() : fluid_;
+        const std::size_t n_mine = split ? split->owned() : fluid_.size();
+        const int moved = push_out(model, motion, mine, n_mine, &step_impulse);
+        step_impulse.push_back(Vec12::Constant(static_cast<double>(moved)));
         if (split) split->sum(step_impulse);
+        stats.pushed_out += static_cast<int>(std::lround(step_impulse.back()[0]));
+        step_impulse.pop_back();
         for (std::size_t j = 0; j < bodies_.size(); ++j) {
             const BodySamples& bs = bodies_[j];
             if (bs.is_static) continue;
@@ -366,6 +375,109 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
     stats.particles = num_particles();
     stats.t_fluid += seconds(t_start);
     return out;
+}
+
+int FluidCoupling::push_out(const WorldModel& model, const std::vector<BodyMotion>& motion,
+                            FluidParticles& p, std::size_t n, std::vector<Vec12>* impulse) const {
+    const double margin = 0.5 * solver_.material().particle_radius;
+    struct Placed {
+        std::size_t k;  ///< in bodies_
+        Vec3 p, p_dot;
+        Mat3 A, A_dot, A_inv;
+        AABB world;
+    };
+    std::vector<Placed> placed;
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        const auto b = static_cast<std::size_t>(bodies_[k].body);
+        if (!closed_[b]) continue;
+        Placed pl;
+        pl.k = k;
+        const Vec12& q = motion[k].q;
+        const Vec12& qd = motion[k].q_dot;
+        pl.p = q.head<3>();
+        pl.p_dot = qd.head<3>();
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                pl.A(r, c) = q[3 + 3 * r + c];
+                pl.A_dot(r, c) = qd[3 + 3 * r + c];
+            }
+        pl.A_inv = pl.A.inverse();
+        const AABB local = model.bodies[b].mesh.bounds();
+        for (int c = 0; c < 8; ++c)
+            pl.world.expand(pl.p + pl.A * Vec3((c & 1) ? local.max.x() : local.min.x(),
+                                               (c & 2) ? local.max.y() : local.min.y(),
+                                               (c & 4) ? local.max.z() : local.min.z()));
+        placed.push_back(pl);
+    }
+    // What holds each particle: -1 nothing, 0.. a plane, planes.size() + j placed[j].
+    const std::size_t n_planes = model.planes.size();
+    std::vector<std::int64_t> where(n, -1);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+            const Vec3& x = p.x[i];
+            for (std::size_t j = 0; j < n_planes && where[i] < 0; ++j)
+                if ((x - model.planes[j].point).dot(model.planes[j].normal) < 0.0)
+                    where[i] = static_cast<std::int64_t>(j);
+            for (std::size_t j = 0; j < placed.size() && where[i] < 0; ++j) {
+                const Placed& pl = placed[j];
+                if ((x.array() < pl.world.min.array()).any() ||
+                    (x.array() > pl.world.max.array()).any())
+                    continue;
+                const auto b = static_cast<std::size_t>(bodies_[pl.k].body);
+                if (point_in_closed_mesh(model.bodies[b].mesh, pl.A_inv * (x - pl.p)))
+                    where[i] = static_cast<std::int64_t>(n_planes + j);
+            }
+        }
+    });
+    // In particle order: the bodies' impulses add up the same whatever the thread count.
+    int moved = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (where[i] < 0) continue;
+        ++moved;
+        Vec3& x = p.x[i];
+        Vec3& v = p.v[i];
+        const auto w = static_cast<std::size_t>(where[i]);
+        if (w < n_planes) {  // planes stand still
+            const Vec3 normal = model.planes[w].normal.normalized();
+            x += (margin - (x - model.planes[w].point).dot(normal)) * normal;
+            const double vn = v.dot(normal);
+            if (impulse && vn < 0.0) v -= vn * normal;
+            continue;
+        }
+        const Placed& pl = placed[w - n_planes];
+        const auto b = static_cast<std::size_t>(bodies_[pl.k].body);
+        const Vec3 X = pl.A_inv * (x - pl.p);
+        const Vec3 C = closest_point_on_mesh(model.bodies[b].mesh, X);
+        const Vec3 c = pl.p + pl.A * C;
+        Vec3 out = c - x;  // from inside to the surface: outwards whatever the winding
+        if (!(out.norm() > 1e-12)) out = c - (pl.p + pl.A * model.bodies[b].mesh.bounds().center());
+        out.normalize();
+        x = c + margin * out;
+        if (!impulse) continue;  // settle: positions only
+        const Vec3 v_surface = pl.p_dot + pl.A_dot * C;
+        const double vn = (v - v_surface).dot(out);
+        const Vec3 v_new = vn < 0.0 ? Vec3(v - vn * out) : v;
+        // Newton's third law: the body takes the opposite of the particle's momentum change,
+        // at the surface point C (body coordinates), as a generalised impulse.
+        const Vec3 I = -p.mass * (v_new - v);
+        Vec12& gen = (*impulse)[pl.k];
+        gen.head<3>() += I;
+        for (int r = 0; r < 3; ++r) gen.segment<3>(3 + 3 * r) += I[r] * C;
+        v = v_new;
+    }
+    return moved;
+}
+
+int FluidCoupling::settle(const WorldModel& model, const VecX& q, FluidParticles* p,
+                          std::size_t n) {
+    std::vector<BodyMotion> at_rest(bodies_.size());
+    for (std::size_t k = 0; k < bodies_.size(); ++k)
+        at_rest[k].q = q.segment<12>(12 * static_cast<Eigen::Index>(bodies_[k].body));
+    if (!p) {
+        p = &fluid_;
+        n = fluid_.size();
+    }
+    return push_out(model, at_rest, *p, n, nullptr);
 }
 
 int FluidCoupling::particles_in_bodies(const WorldModel& model, const VecX& q) const {

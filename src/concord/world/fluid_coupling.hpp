@@ -34,6 +34,9 @@ class FluidSplit {
     virtual double max_speed() = 0;
     /// Per body, the sum over every worker, added in a fixed order (the same on all).
     virtual void sum(std::vector<Vec12>& per_body) = 0;
+    /// This worker's particles: the first owned() of local_particles().
+    virtual FluidParticles& local_particles() = 0;
+    virtual std::size_t owned() const = 0;
 };
 
 class FluidCoupling {
@@ -68,6 +71,13 @@ class FluidCoupling {
     /// The same for the points x (a worker's particles).
     int points_in_bodies(const WorldModel& model, const VecX& q, const std::vector<Vec3>& x,
                          std::size_t count) const;
+    /// After the bodies' stage: particles that the bodies' motion left inside a closed body or
+    /// behind a plane in state q move half a particle radius outside the nearest surface point
+    /// (positions only: no momentum changes hands; the next fluid step's push_out settles any
+    /// inward velocity, with its third-law impulse). The first n of p, or this object's own
+    /// particles when p is null. Returns how many moved.
+    int settle(const WorldModel& model, const VecX& q, FluidParticles* p = nullptr,
+               std::size_t n = 0);
 
     /// The largest number of fluid steps one body step may take (bounded work): beyond it the
     /// step is taken with this many, and stats.converged is false.
@@ -96,6 +106,15 @@ class FluidCoupling {
                                          double h) const;
     /// boundary_: the plane samples, then every body's samples placed by `motion`.
     void place_samples(const std::vector<BodyMotion>& motion);
+    /// The last line of the boundary handling, after every fluid step: each of the first n
+    /// particles of p that lies inside a closed body (placed by `motion`) or behind a plane goes
+    /// back half a particle radius outside the nearest surface point, and the inward part of its
+    /// velocity relative to the surface there is removed. The momentum this gives the particle
+    /// is taken from the body (its generalised impulse added to impulse[k], bodies_ order), so
+    /// the balance stays exact. With impulse null, positions only (settle). Returns how many
+    /// particles it moved.
+    int push_out(const WorldModel& model, const std::vector<BodyMotion>& motion, FluidParticles& p,
+                 std::size_t n, std::vector<Vec12>* impulse) const;
 
     IisphSolver solver_;
     FluidParticles fluid_;

@@ -58,6 +58,9 @@ struct FluidStepStats {
     double t_neighbors = 0.0;  ///< neighbour search, s
     double t_pressure = 0.0;   ///< prediction and pressure solve, s
     double t_coupling = 0.0;   ///< boundary samples, body impulses, the inside check, s
+    /// Particles a fluid step left inside a closed body or behind a plane, put back outside
+    /// (FluidCoupling: the last line of the boundary handling), summed over the fluid steps.
+    int pushed_out = 0;
 };
 
 /// How well the joints held at the end of a step: the largest violation over the joints

@@ -478,10 +478,12 @@ void World::Impl::step() {
     const int steps_before = stepper.state().steps;
     const StepSummary done =
         stepper.step(model.spec.time_step, {retry ? params.max_halvings : 0, retry}, *this);
-    // Stage 3: the fluid against the bodies where they ended.
+    // Stage 3: the fluid against the bodies where they ended: particles the bodies' motion
+    // left inside one go back outside, and whatever is still inside is counted.
     if (fluid) {
         const auto t0 = SolverClock::now();
         if (stepper.state().steps == steps_before) fluid->restore(*fluid_before);
+        fluid_stats->pushed_out += fluid->settle(model, stepper.state().q);
         fluid_stats->particles_in_bodies = fluid->particles_in_bodies(model, stepper.state().q);
         const double t = seconds_since(t0);
         fluid_stats->t_coupling += t;
