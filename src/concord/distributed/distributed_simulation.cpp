@@ -162,6 +162,7 @@ Checkpoint DistributedSimulation::capture_checkpoint() {
 }
 
 void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
+    if (fluid_) fluid_->check(c.world.fluid);  // before anything changes
     stepper_.restore(c.world);
     const int N = transport_.num_workers();
     if (c.simulator == "distributed") {
