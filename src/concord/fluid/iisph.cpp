@@ -31,6 +31,14 @@ void for_each_particle(std::size_t n, Fn&& fn) {
 // unstable: docs/fluids.md.)
 constexpr double kMirror = 1.0;
 
+// The Jacobi diagonal of a trapped particle (|a_ii| below this fraction of a filled lattice
+// particle's) is taken as that fraction of the lattice's: its pressure is then at most ten times
+// a lattice particle's for the same compression, instead of compression / a_ii with a_ii -> 0
+// (PCISPH takes every particle's from the lattice prototype: Solenthaler and Pajarola 2009). 0.1:
+// the dam break against Martin and Moyce and the hydrostatic column are unchanged to four digits;
+// 0.3 already slowed splashing surface particles and threw the dam-break front 43 % ahead.
+constexpr double kTrappedDiagonal = 0.1;
+
 /// Per query, a's neighbours, then b's with their indices shifted by `shift`, into out.
 void concatenate(const NeighborLists& a, const NeighborLists& b, int shift, NeighborLists& out) {
     const std::size_t n = a.size();
@@ -60,7 +68,14 @@ void FluidParticles::add(const std::vector<Vec3>& positions, const Vec3& velocit
 }
 
 IisphSolver::IisphSolver(const FluidMaterial& material)
-    : material_(material), kernel_(material.support_radius()) {}
+    : material_(material), kernel_(material.support_radius()) {
+    const double s = material.spacing();
+    const int reach = static_cast<int>(std::ceil(material.support_radius() / s));
+    for (int i = -reach; i <= reach; ++i)
+        for (int j = -reach; j <= reach; ++j)
+            for (int k = -reach; k <= reach; ++k)
+                lattice_gradient_sq_ += kernel_.gradient(s * Vec3(i, j, k)).squaredNorm();
+}
 
 IisphStepStats IisphSolver::step(FluidParticles& fluid, const BoundarySamples& boundary,
                                  const Vec3& g, double dt, std::vector<Vec3>& boundary_impulse) {
@@ -210,7 +225,10 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
         a_ii_[i] = a;
     });
 
-    // 5. Pressure: relaxed Jacobi.
+    // 5. Pressure: relaxed Jacobi. The diagonal of a particle whose own pressure barely
+    // changes its density (held between boundaries, its gradients cancelling, with few fluid
+    // neighbours) is no smaller than a fraction of a filled lattice particle's.
+    const double a_floor = -kTrappedDiagonal * dt2 * (m / rho0) * (m / rho0) * lattice_gradient_sq_;
     const double omega = material_.omega;
     const int max_it =
         std::max(material_.max_pressure_iterations, material_.min_pressure_iterations);
@@ -238,9 +256,10 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
             sum += dij_pj_[i].dot(boundary_grad_[i]);
             const double predicted = rho_adv_[i] + a_ii_[i] * p[i] + sum;
             compression_[i] = std::max(0.0, predicted - rho0);
+            const double a_d = std::min(a_ii_[i], a_floor);
             double next = 0.0;
-            if (std::abs(a_ii_[i]) > 1e-12 * std::abs(rho0))
-                next = (1.0 - omega) * p[i] + omega / a_ii_[i] * (rho0 - rho_adv_[i] - sum);
+            if (std::abs(a_d) > 1e-12 * std::abs(rho0))
+                next = (1.0 - omega) * p[i] + omega / a_d * (rho0 - rho_adv_[i] - sum);
             p_next_[i] = std::max(0.0, next);
         });
         // p keeps its storage (live views).

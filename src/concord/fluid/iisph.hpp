@@ -10,7 +10,9 @@
 //   4. prediction   d_ii, rho_adv (with the boundary samples' velocities), a_ii, p = p_prev / 2;
 //   5. pressure     relaxed Jacobi (omega = 0.5) on A p = rho0 - rho_adv, p clamped at 0, until
 //                   the average compression (rho_pred - rho0)^+ / rho0 is below the tolerance
-//                   after at least two iterations, or the cap;
+//                   after at least two iterations, or the cap; a trapped particle's diagonal
+//                   (|a_ii| below a tenth of a filled lattice particle's, as between two
+//                   surfaces whose gradients cancel) is taken as that tenth;
 //   6. integration  a_p = -sum_j m (p_i / rho_i^2 + p_j / rho_j^2) grad W_ij
 //                         - sum_k psi_k p_i / rho_i^2 grad W_ik,
 //                   symplectic Euler: v = v_adv + dt a_p, x += dt v.
@@ -111,6 +113,7 @@ class IisphSolver {
     std::vector<Vec3> gff_, gfb_;      ///< grad W of every fluid-fluid / fluid-boundary pair
     std::vector<Vec3> boundary_grad_;  ///< per particle: sum_k psi_k grad W_ik
     std::vector<double> rho_adv_, a_ii_, p_next_, compression_;
+    double lattice_gradient_sq_ = 0.0;  ///< sum over a lattice's points of |grad W|^2
 };
 
 /// The particle mass that gives rest density rho0 inside a lattice of spacing 2 r with this
