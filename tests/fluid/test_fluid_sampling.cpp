@@ -37,6 +37,47 @@ TEST(FluidSampling, PointInClosedMeshAgreesWithTheSphere) {
     EXPECT_FALSE(point_in_closed_mesh(box(Vec3(1, 1, 1)), Vec3(0.6, 0, 0)));
 }
 
+TEST(FluidSampling, MeshInsideGivesTheRayTestsAnswersAndSkipsMostRays) {
+    // The grid's answers are point_in_closed_mesh's everywhere (random points over and around
+    // the bounds, and points near the surface) for a sphere, a tank with its cavity, a torus
+    // (two regions outside: the hole and the rest) and a box one cell thick; then a deep point
+    // of the sphere, the tank's cavity, a point far outside and an empty grid.
+    std::mt19937 rng(11);
+    const std::vector<TriMesh> meshes = {icosphere(1.0, 3),
+                                         open_box_container(Vec3(1.0, 0.5, 0.4), 0.02),
+                                         torus(1.0, 0.3, 24, 12), box(Vec3(2.0, 0.01, 1.0))};
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+        const TriMesh& mesh = meshes[m];
+        const MeshInside inside(mesh);
+        const AABB b = mesh.bounds();
+        const Vec3 lo = b.min - 0.1 * (b.max - b.min), hi = b.max + 0.1 * (b.max - b.min);
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        int differ = 0, in = 0;
+        for (int i = 0; i < 20000; ++i) {
+            const Vec3 x = lo + Vec3(u(rng), u(rng), u(rng)).cwiseProduct(hi - lo);
+            const bool want = point_in_closed_mesh(mesh, x);
+            differ += inside.contains(mesh, x) != want;
+            in += want;
+        }
+        // Near the surface: vertices pushed a little in and out.
+        for (int v = 0; v < mesh.num_vertices(); ++v) {
+            const Vec3 p = mesh.vertices.row(v).transpose();
+            for (const double s : {0.999, 1.001}) {
+                const Vec3 x = b.center() + s * (p - b.center());
+                differ += inside.contains(mesh, x) != point_in_closed_mesh(mesh, x);
+            }
+        }
+        EXPECT_EQ(differ, 0) << "mesh " << m;
+        EXPECT_GT(in, 0) << "mesh " << m;
+    }
+    const TriMesh sphere = icosphere(1.0, 3);
+    EXPECT_TRUE(MeshInside(sphere).contains(sphere, Vec3(0.1, -0.2, 0.05)));
+    const TriMesh tank = open_box_container(Vec3(1.0, 0.5, 0.4), 0.02);
+    EXPECT_FALSE(MeshInside(tank).contains(tank, tank.bounds().center()));
+    EXPECT_FALSE(MeshInside(tank).contains(tank, Vec3(5, 0, 0)));
+    EXPECT_FALSE(MeshInside().contains(tank, Vec3::Zero()));  // an empty grid: nothing inside
+}
+
 TEST(FluidSampling, MeshLatticeFillsTheVolume) {
     const TriMesh s = icosphere(0.5, 3);  // inscribed: 1.2 % less volume than the sphere
     const double h = 0.025;

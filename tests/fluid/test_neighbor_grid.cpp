@@ -50,6 +50,49 @@ TEST(NeighborGrid, SelfQueriesLeaveThePointItselfOutAndSpreadPointsDoNotBlowUpMe
               static_cast<int>(pts.size() - 2));
 }
 
+TEST(NeighborGrid, DenseAndHashedLayoutsFindTheSamePoints) {
+    // A jittered lattice and points exactly on a lattice (pairs at exactly the radius, where
+    // the dense layout's row ranges must not round a point away), queried from inside and
+    // outside; then the same points with one far away, which makes the grid hashed.
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> jitter(-0.2, 0.2);
+    for (const double amount : {0.0, 1.0}) {
+        std::vector<Vec3> pts;
+        for (int i = 0; i < 20; ++i)
+            for (int j = 0; j < 15; ++j)
+                for (int k = 0; k < 12; ++k)
+                    pts.push_back(Vec3(-0.5, 0.0, -0.2) +
+                                  0.009 * (Vec3(i + 0.5, j + 0.5, k + 0.5) +
+                                           amount * Vec3(jitter(rng), jitter(rng), jitter(rng))));
+        const double r = 0.018;  // two spacings: axis neighbours two apart are at r (rounded)
+        NeighborGrid dense;
+        dense.build(pts, r);
+        ASSERT_TRUE(dense.dense());
+        std::vector<Vec3> spread = pts;
+        spread.push_back(Vec3(1e5, 0, 0));
+        NeighborGrid hashed;
+        hashed.build(spread, r);
+        ASSERT_FALSE(hashed.dense());
+        auto queries = random_points(300, 0.3, 6);
+        for (Vec3& q : queries) q += Vec3(-0.4, 0.06, -0.15);
+        queries.insert(queries.end(), pts.begin(), pts.end());
+        const NeighborLists a = dense.neighbors(queries, r, false);
+        const NeighborLists b = hashed.neighbors(queries, r, false);
+        int differ = 0;
+        for (std::size_t i = 0; i < queries.size(); ++i) {
+            std::vector<int> x(a.index.begin() + a.begin(i), a.index.begin() + a.end(i));
+            std::vector<int> y(b.index.begin() + b.begin(i), b.index.begin() + b.end(i));
+            std::sort(x.begin(), x.end());
+            std::sort(y.begin(), y.end());
+            differ += x != y;
+            int visited = 0;  // for_each_near visits the same points
+            dense.for_each_near(queries[i], r, [&](int) { return ++visited, true; });
+            differ += visited != static_cast<int>(x.size());
+        }
+        EXPECT_EQ(differ, 0) << "jitter " << amount;
+    }
+}
+
 TEST(NeighborGrid, ListsAreTheSameWhateverTheThreadCount) {
     const auto pts = random_points(20000, 1.0, 4);
     NeighborGrid grid;

@@ -110,9 +110,10 @@ std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing, double dep
     return out;
 }
 
-bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x) {
-    const AABB box = mesh.bounds();
-    if ((x.array() < box.min.array()).any() || (x.array() > box.max.array()).any()) return false;
+namespace {
+
+/// Ray parity of x against every face (no bounds check).
+bool ray_parity_inside(const TriMesh& mesh, const Vec3& x) {
     // A direction with irrational-looking components: rays along it miss edges and vertices of
     // axis-aligned and diagonal geometry.
     const Vec3 dir = Vec3(0.5773502691896258, 0.5897270174934519, 0.5648544232911432).normalized();
@@ -136,6 +137,95 @@ bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x) {
         if (e2.dot(qv) * inv > 0.0) ++crossings;
     }
     return (crossings % 2) == 1;
+}
+
+}  // namespace
+
+bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x) {
+    const AABB box = mesh.bounds();
+    if ((x.array() < box.min.array()).any() || (x.array() > box.max.array()).any()) return false;
+    return ray_parity_inside(mesh, x);
+}
+
+MeshInside::MeshInside(const TriMesh& mesh, int max_cells) : bounds_(mesh.bounds()) {
+    if (bounds_.empty()) return;
+    const Vec3 extent = bounds_.max - bounds_.min;
+    const double side = std::max(extent.maxCoeff(), 1e-300) / std::max(1, max_cells);
+    for (int a = 0; a < 3; ++a) {
+        n_[static_cast<std::size_t>(a)] =
+            std::clamp(static_cast<int>(std::ceil(extent[a] / side)), 1, std::max(1, max_cells));
+        cell_[a] = std::max(extent[a], 1e-300) / n_[static_cast<std::size_t>(a)];
+    }
+    const auto nx = static_cast<std::size_t>(n_[0]), ny = static_cast<std::size_t>(n_[1]),
+               nz = static_cast<std::size_t>(n_[2]);
+    auto at = [&](std::size_t i, std::size_t j, std::size_t k) { return (i * ny + j) * nz + k; };
+    constexpr std::uint8_t kUnknown = 3;
+    state_.assign(nx * ny * nz, kUnknown);
+    // Cells a face's box touches (closed intervals, widened by a hair: conservative).
+    const auto& V = mesh.vertices;
+    for (int f = 0; f < mesh.num_faces(); ++f) {
+        AABB fb;
+        for (int c = 0; c < 3; ++c) fb.expand(Vec3(V.row(mesh.faces(f, c)).transpose()));
+        std::array<std::size_t, 3> lo{}, hi{};
+        for (int a = 0; a < 3; ++a) {
+            const double pad = 1e-9 * cell_[a];
+            const auto last = static_cast<double>(n_[static_cast<std::size_t>(a)] - 1);
+            lo[static_cast<std::size_t>(a)] = static_cast<std::size_t>(
+                std::clamp(std::floor((fb.min[a] - pad - bounds_.min[a]) / cell_[a]), 0.0, last));
+            hi[static_cast<std::size_t>(a)] = static_cast<std::size_t>(
+                std::clamp(std::floor((fb.max[a] + pad - bounds_.min[a]) / cell_[a]), 0.0, last));
+        }
+        for (std::size_t i = lo[0]; i <= hi[0]; ++i)
+            for (std::size_t j = lo[1]; j <= hi[1]; ++j)
+                for (std::size_t k = lo[2]; k <= hi[2]; ++k) state_[at(i, j, k)] = 0;
+    }
+    // Every connected region of untouched cells lies on one side: one ray from its first cell's
+    // centre classifies all of it.
+    std::vector<std::array<std::size_t, 3>> stack;
+    for (std::size_t i = 0; i < nx; ++i)
+        for (std::size_t j = 0; j < ny; ++j)
+            for (std::size_t k = 0; k < nz; ++k) {
+                if (state_[at(i, j, k)] != kUnknown) continue;
+                const Vec3 centre = bounds_.min + cell_.cwiseProduct(Vec3(
+                                                      static_cast<double>(i) + 0.5,
+                                                      static_cast<double>(j) + 0.5,
+                                                      static_cast<double>(k) + 0.5));
+                const std::uint8_t region = ray_parity_inside(mesh, centre) ? 2 : 1;
+                state_[at(i, j, k)] = region;
+                stack.push_back({i, j, k});
+                while (!stack.empty()) {
+                    const auto c = stack.back();
+                    stack.pop_back();
+                    for (int a = 0; a < 3; ++a)
+                        for (int d = -1; d <= 1; d += 2) {
+                            auto nb = c;
+                            const auto ia = static_cast<std::size_t>(a);
+                            if ((d < 0 && nb[ia] == 0) ||
+                                (d > 0 && nb[ia] + 1 >= static_cast<std::size_t>(n_[ia])))
+                                continue;
+                            nb[ia] = d < 0 ? nb[ia] - 1 : nb[ia] + 1;
+                            std::uint8_t& st = state_[at(nb[0], nb[1], nb[2])];
+                            if (st != kUnknown) continue;
+                            st = region;
+                            stack.push_back(nb);
+                        }
+                }
+            }
+}
+
+bool MeshInside::contains(const TriMesh& mesh, const Vec3& x) const {
+    if (state_.empty() || (x.array() < bounds_.min.array()).any() ||
+        (x.array() > bounds_.max.array()).any())
+        return false;
+    std::array<std::size_t, 3> c{};
+    for (int a = 0; a < 3; ++a)
+        c[static_cast<std::size_t>(a)] = static_cast<std::size_t>(std::clamp(
+            std::floor((x[a] - bounds_.min[a]) / cell_[a]), 0.0,
+            static_cast<double>(n_[static_cast<std::size_t>(a)] - 1)));
+    const std::uint8_t st =
+        state_[(c[0] * static_cast<std::size_t>(n_[1]) + c[1]) * static_cast<std::size_t>(n_[2]) +
+               c[2]];
+    return st == 0 ? ray_parity_inside(mesh, x) : st == 2;
 }
 
 Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {

@@ -2,9 +2,11 @@
 // samples on a surface mesh, and the point-in-closed-mesh test the fluid's checks use.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "concord/geometry/aabb.hpp"
 #include "concord/geometry/mesh.hpp"
 #include "concord/math/types.hpp"
 
@@ -33,6 +35,25 @@ std::vector<Vec3> sample_surface(const TriMesh& mesh, double spacing, double dep
 /// direction that no axis-aligned or diagonal feature contains). Points on the surface may go
 /// either way.
 bool point_in_closed_mesh(const TriMesh& mesh, const Vec3& x);
+
+/// point_in_closed_mesh answered mostly without rays: a grid over the mesh's bounds (at most
+/// `max_cells` cells along the longest side) whose cells that no face's bounding box touches
+/// lie wholly on one side of the surface and are classified once, one ray per connected region
+/// of them; a point in a cell some face's box touches casts its ray as before. The answers are
+/// point_in_closed_mesh's. Holds no reference to the mesh: pass the one it was built from.
+class MeshInside {
+  public:
+    MeshInside() = default;
+    explicit MeshInside(const TriMesh& mesh, int max_cells = 32);
+    bool contains(const TriMesh& mesh, const Vec3& x) const;
+    const AABB& bounds() const { return bounds_; }
+
+  private:
+    AABB bounds_;
+    Vec3 cell_ = Vec3::Ones();
+    std::array<int, 3> n_{0, 0, 0};
+    std::vector<std::uint8_t> state_;  ///< per cell: 0 near the surface, 1 outside, 2 inside
+};
 
 /// The point of triangle (a, b, c) closest to x (Voronoi regions of its vertices, edges and
 /// face).

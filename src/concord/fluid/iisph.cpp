@@ -214,15 +214,22 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
         halo->refresh(d_ii_);
         halo->refresh(p);
     }
+    // a_ii = sum_j m (d_ii - d_ji) . grad W_ij + d_ii . (boundary's sum), with d_ji =
+    // dji_scale grad W_ij; the sweeps reuse the per-particle sums of grad W_ij and |grad W_ij|^2.
+    grad_sum_.resize(n);
+    grad_sq_.resize(n);
     for_each_particle(n, [&](std::size_t i) {
-        double a = 0.0;
-        const double dji_scale = dt2 * m / (rho[i] * rho[i]);  // d_ji = dji_scale grad W_ij
+        Vec3 gs = Vec3::Zero();
+        double gq = 0.0;
         for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
             const Vec3& gw = gff_[static_cast<std::size_t>(s)];
-            a += m * (d_ii_[i] - dji_scale * gw).dot(gw);
+            gs += gw;
+            gq += gw.squaredNorm();
         }
-        a += d_ii_[i].dot(boundary_grad_[i]);
-        a_ii_[i] = a;
+        grad_sum_[i] = gs;
+        grad_sq_[i] = gq;
+        const double dji_scale = dt2 * m / (rho[i] * rho[i]);
+        a_ii_[i] = m * d_ii_[i].dot(gs) - m * dji_scale * gq + d_ii_[i].dot(boundary_grad_[i]);
     });
 
     // 5. Pressure: relaxed Jacobi. The diagonal of a particle whose own pressure barely
@@ -232,27 +239,32 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     const double omega = material_.omega;
     const int max_it =
         std::max(material_.max_pressure_iterations, material_.min_pressure_iterations);
+    p_rho2_.resize(all);
+    djj_pj_.resize(all);
     for (int it = 0; it < max_it; ++it) {
+        // Every particle's (ghosts' too: their p and rho are current) m p_j / rho_j^2, then
+        // sum_j d_ij p_j = -dt^2 sum_j m p_j / rho_j^2 grad W_ij.
+        for_each_particle(all, [&](std::size_t j) { p_rho2_[j] = m * p[j] / (rho[j] * rho[j]); });
         for_each_particle(n, [&](std::size_t i) {
             Vec3 s_i = Vec3::Zero();
-            for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
-                const auto j = static_cast<std::size_t>(ff_.index[s]);
-                s_i -= (m * p[j] / (rho[j] * rho[j])) * gff_[static_cast<std::size_t>(s)];
-            }
+            for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
+                s_i -= p_rho2_[static_cast<std::size_t>(ff_.index[s])] *
+                       gff_[static_cast<std::size_t>(s)];
             dij_pj_[i] = dt2 * s_i;
         });
         if (halo) halo->refresh(dij_pj_);
+        // sum_j m (sum_i d_ij p_j - d_jj p_j - sum_k d_jk p_k + d_ji p_i) . grad W_ij (the
+        // neighbour's own terms, with k = i added back), split into per-particle sums: per pair
+        // only c_j = d_jj p_j + sum_k d_jk p_k is read.
+        for_each_particle(all, [&](std::size_t j) { djj_pj_[j] = d_ii_[j] * p[j] + dij_pj_[j]; });
         for_each_particle(n, [&](std::size_t i) {
             const double dji_scale = dt2 * m / (rho[i] * rho[i]);
-            double sum = 0.0;
-            for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
-                const auto j = static_cast<std::size_t>(ff_.index[s]);
-                const Vec3& gw = gff_[static_cast<std::size_t>(s)];
-                // d_jj p_j and sum_{k != i} d_jk p_k = (sum_k d_jk p_k) - d_ji p_i
-                const Vec3 other =
-                    dij_pj_[i] - d_ii_[j] * p[j] - (dij_pj_[j] - dji_scale * gw * p[i]);
-                sum += m * other.dot(gw);
-            }
+            Vec3 c = Vec3::Zero();
+            for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
+                c += m * djj_pj_[static_cast<std::size_t>(ff_.index[s])].cwiseProduct(
+                             gff_[static_cast<std::size_t>(s)]);
+            double sum = m * dij_pj_[i].dot(grad_sum_[i]) - c.sum() +
+                         m * dji_scale * p[i] * grad_sq_[i];
             sum += dij_pj_[i].dot(boundary_grad_[i]);
             const double predicted = rho_adv_[i] + a_ii_[i] * p[i] + sum;
             compression_[i] = std::max(0.0, predicted - rho0);

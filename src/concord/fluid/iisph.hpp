@@ -113,6 +113,8 @@ class IisphSolver {
     std::vector<Vec3> gff_, gfb_;      ///< grad W of every fluid-fluid / fluid-boundary pair
     std::vector<Vec3> boundary_grad_;  ///< per particle: sum_k psi_k grad W_ik
     std::vector<double> rho_adv_, a_ii_, p_next_, compression_;
+    std::vector<Vec3> grad_sum_, djj_pj_;  ///< sum_j grad W_ij; d_jj p_j + sum_k d_jk p_k
+    std::vector<double> grad_sq_, p_rho2_;  ///< sum_j |grad W_ij|^2; m p_j / rho_j^2
     double lattice_gradient_sq_ = 0.0;  ///< sum over a lattice's points of |grad W|^2
 };
 

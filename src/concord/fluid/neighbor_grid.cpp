@@ -1,5 +1,7 @@
 #include "concord/fluid/neighbor_grid.hpp"
 
+#include "concord/geometry/aabb.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -27,15 +29,47 @@ std::int64_t NeighborGrid::bucket(std::int64_t ix, std::int64_t iy, std::int64_t
 
 void NeighborGrid::build(const std::vector<Vec3>& points, double cell) {
     points_ = &points;
-    cell_ = cell;
     const std::size_t n = points.size();
-    table_size_ = static_cast<std::int64_t>(2 * n + 1);
+    // Dense when the bounding box in cells of cell / 2 has at most 8 cells per point.
+    AABB box;
+    for (const Vec3& x : points) box.expand(x);
+    dense_ = false;
+    if (n > 0 && box.max.allFinite() && box.min.allFinite()) {
+        const double half = 0.5 * cell;
+        double cells = 1.0;
+        std::array<std::int64_t, 3> dims{};
+        for (int a = 0; a < 3; ++a) {
+            const double d = std::floor((box.max[a] - box.min[a]) / half) + 1.0;
+            cells *= d;
+            dims[static_cast<std::size_t>(a)] = static_cast<std::int64_t>(std::min(d, 1e15));
+        }
+        if (cells <= 8.0 * static_cast<double>(n) + 4096.0) {
+            dense_ = true;
+            dims_ = dims;
+            origin_ = box.min;
+            cell_ = half;
+            table_size_ = dims[0] * dims[1] * dims[2];
+        }
+    }
+    if (!dense_) {
+        cell_ = cell;
+        table_size_ = static_cast<std::int64_t>(2 * n + 1);
+    }
     std::vector<std::int64_t> key(n);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kBlock), [&](const auto& r) {
         for (std::size_t i = r.begin(); i < r.end(); ++i) {
             const Vec3& x = points[i];
-            key[i] = bucket(cell_coordinate(x.x(), cell), cell_coordinate(x.y(), cell),
-                            cell_coordinate(x.z(), cell));
+            if (dense_) {
+                std::array<std::int64_t, 3> c{};
+                for (int a = 0; a < 3; ++a)
+                    c[static_cast<std::size_t>(a)] = std::clamp<std::int64_t>(
+                        cell_coordinate(x[a] - origin_[a], cell_), 0,
+                        dims_[static_cast<std::size_t>(a)] - 1);
+                key[i] = (c[2] * dims_[1] + c[1]) * dims_[0] + c[0];
+            } else {
+                key[i] = bucket(cell_coordinate(x.x(), cell_), cell_coordinate(x.y(), cell_),
+                                cell_coordinate(x.z(), cell_));
+            }
         }
     });
     start_.assign(static_cast<std::size_t>(table_size_) + 1, 0);
@@ -47,6 +81,36 @@ void NeighborGrid::build(const std::vector<Vec3>& points, double cell) {
     for (std::size_t i = 0; i < n; ++i)  // stable: increasing point index within a bucket
         sorted_[static_cast<std::size_t>(fill[static_cast<std::size_t>(key[i])]++)] =
             static_cast<int>(i);
+    if (dense_) {
+        // near_: the occupied cells dilated by kNearReach along x, then y, then z.
+        const auto nx = dims_[0], ny = dims_[1], nz = dims_[2];
+        const auto cells = static_cast<std::size_t>(table_size_);
+        std::vector<std::uint8_t> a(cells), b(cells);
+        for (std::size_t c = 0; c < cells; ++c) a[c] = start_[c + 1] > start_[c];
+        const std::array<std::int64_t, 3> stride{1, nx, nx * ny};
+        for (int axis = 0; axis < 3; ++axis) {
+            const std::int64_t st = stride[static_cast<std::size_t>(axis)];
+            const std::int64_t len = dims_[static_cast<std::size_t>(axis)];
+            tbb::parallel_for(std::int64_t(0), nz * ny * nx / len, [&](std::int64_t line) {
+                // The line's first cell: the other two coordinates from `line`.
+                std::int64_t base = 0;
+                if (axis == 0) base = line * nx;
+                else if (axis == 1) base = (line / nx) * nx * ny + line % nx;
+                else base = line;
+                for (std::int64_t k = 0; k < len; ++k) {
+                    std::uint8_t v = 0;
+                    for (std::int64_t d = std::max<std::int64_t>(k - kNearReach, 0);
+                         d <= std::min(k + kNearReach, len - 1) && !v; ++d)
+                        v = a[static_cast<std::size_t>(base + d * st)];
+                    b[static_cast<std::size_t>(base + k * st)] = v;
+                }
+            });
+            std::swap(a, b);
+        }
+        near_ = std::move(a);
+    } else {
+        near_.clear();
+    }
     sorted_x_.resize(n);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kBlock), [&](const auto& r) {
         for (std::size_t s = r.begin(); s < r.end(); ++s)
@@ -96,6 +160,28 @@ void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bo
     const double r2 = radius * radius;
     const std::size_t blocks = (n + kBlock - 1) / kBlock;
     if (found_.size() < blocks) found_.resize(blocks);
+    if (dense_) {
+        tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+            std::vector<int>& out = found_[blk];
+            out.clear();
+            const std::size_t end = std::min(n, (blk + 1) * kBlock);
+            for (std::size_t i = blk * kBlock; i < end; ++i) {
+                const Vec3& x = queries[i];
+                const std::size_t before = out.size();
+                for_each_dense_range(x, radius, [&](std::int64_t s0, std::int64_t s1) {
+                    for (std::int64_t s = s0; s < s1; ++s) {
+                        if ((sorted_x_[static_cast<std::size_t>(s)] - x).squaredNorm() >= r2)
+                            continue;
+                        const int j = sorted_[static_cast<std::size_t>(s)];
+                        if (self && static_cast<std::size_t>(j) == i) continue;
+                        out.push_back(j);
+                    }
+                    return true;
+                });
+                lists.offsets[i + 1] = static_cast<std::int64_t>(out.size() - before);
+            }
+        });
+    } else {
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
         std::array<std::int64_t, 27> b{};
         std::array<std::int64_t, 3> last_cell{};
@@ -124,6 +210,7 @@ void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bo
             lists.offsets[i + 1] = static_cast<std::int64_t>(out.size() - before);
         }
     });
+    }
     for (std::size_t i = 0; i < n; ++i) lists.offsets[i + 1] += lists.offsets[i];
     lists.index.resize(static_cast<std::size_t>(lists.offsets[n]));
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {

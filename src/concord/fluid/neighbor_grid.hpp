@@ -1,13 +1,23 @@
 // Uniform-grid neighbour search for particles (SPH fluids and their boundary samples).
 //
-// Points are binned into cubic cells of side `cell` (the kernel's support radius) by a
-// counting sort over a hash of the cell coordinates, so the grid costs O(n) memory however far
-// particles spread. Lists are built in parallel (TBB) in fixed blocks of query points, and every
-// list comes out in the same order whatever the thread count: the buckets of the 27 cells
-// around the query in the order of the cell offsets, points of a bucket in increasing point index.
+// Two layouts, chosen at build time:
+//  - dense (the usual case): cells of half the build's `cell` over the points' bounding box,
+//    when it has at most 8 cells per point. A query visits, for each row of cells along x
+//    within reach in y and z, only the cells of that row that the ball of the radius can touch
+//    (its x extent at the row's nearest y and z), one contiguous range of points per row:
+//    about 2.5 times fewer candidates than 27 cells of the full size;
+//  - hashed (points spread far apart): cells of `cell`, bucketed by a hash of their
+//    coordinates (O(n) memory however far particles fly), the 27 cells around a query.
+// Points are binned by a counting sort. Lists are built in parallel (TBB) in fixed blocks of
+// query points, and every list comes out in the same order whatever the thread count: dense,
+// rows in (z, y) offset order and along x, points of a cell in increasing index; hashed, the
+// buckets of the 27 cells in the order of the cell offsets, points of a bucket in increasing
+// index.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -45,9 +55,17 @@ class NeighborGrid {
     /// lists; stops at the first visit that returns false. Returns false when stopped.
     template <class Visit>
     bool for_each_near(const Vec3& x, double radius, Visit&& visit) const {
+        const double r2 = radius * radius;
+        if (dense_)
+            return for_each_dense_range(x, radius, [&](std::int64_t s0, std::int64_t s1) {
+                for (std::int64_t s = s0; s < s1; ++s)
+                    if ((sorted_x_[static_cast<std::size_t>(s)] - x).squaredNorm() < r2 &&
+                        !visit(sorted_[static_cast<std::size_t>(s)]))
+                        return false;
+                return true;
+            });
         std::array<std::int64_t, 27> b{};
         const int nb = buckets_around(x, b);
-        const double r2 = radius * radius;
         for (int k = 0; k < nb; ++k) {
             const auto bk = static_cast<std::size_t>(b[static_cast<std::size_t>(k)]);
             for (std::int64_t s = start_[bk]; s < start_[bk + 1]; ++s)
@@ -59,8 +77,14 @@ class NeighborGrid {
     }
 
     std::size_t num_points() const { return points_ ? points_->size() : 0; }
+    /// Whether the last build chose the dense layout.
+    bool dense() const { return dense_; }
 
   private:
+    /// Dense layout: visit(s0, s1) for each contiguous range of sorted points that may lie
+    /// within `radius` of x, in the fixed row order.
+    template <class Range>
+    bool for_each_dense_range(const Vec3& x, double radius, Range&& range) const;
     std::int64_t bucket(std::int64_t ix, std::int64_t iy, std::int64_t iz) const;
     /// The distinct buckets of the 27 cells around x, in the order of the cells (x, then y,
     /// then z offsets -1, 0, 1).
@@ -71,11 +95,80 @@ class NeighborGrid {
 
     const std::vector<Vec3>* points_ = nullptr;
     double cell_ = 1.0;
+    bool dense_ = false;
+    Vec3 origin_ = Vec3::Zero();         ///< dense: the lowest corner of the grid
+    std::array<std::int64_t, 3> dims_{};  ///< dense: cells along x, y, z (x fastest)
+    static constexpr std::int64_t kNearReach = 3;
+    /// dense: per cell, whether a point lies in a cell at most kNearReach cells away along
+    /// each axis
+    std::vector<std::uint8_t> near_;
     std::int64_t table_size_ = 1;
     std::vector<std::int64_t> start_;  ///< bucket b holds sorted_[start_[b] .. start_[b + 1])
     std::vector<int> sorted_;
     std::vector<Vec3> sorted_x_;  ///< the points in sorted_ order: candidates read contiguously
     mutable std::vector<std::vector<int>> found_;  ///< per block of queries (scratch)
 };
+
+template <class Range>
+bool NeighborGrid::for_each_dense_range(const Vec3& x, double radius, Range&& range) const {
+    const double c = cell_, inv_c = 1.0 / cell_;
+    // The row and range tests are widened by a hair so that a point the exact distance test
+    // keeps is never left out by rounding in them.
+    const double r2 = radius * radius * (1.0 + 1e-12) + 1e-300;
+    // A cell coordinate along axis a, clamped to [-1, dims] before the cast (queries may lie
+    // anywhere, even at +-1e300).
+    auto cell_at = [&](double v, int a) {
+        const double d = static_cast<double>(dims_[static_cast<std::size_t>(a)]);
+        return static_cast<std::int64_t>(
+            std::clamp(std::floor((v - origin_[a]) * inv_c), -1.0, d));
+    };
+    const std::int64_t ix = cell_at(x.x(), 0), iy = cell_at(x.y(), 1), iz = cell_at(x.z(), 2);
+    // Rows from the ball's extent (widened): a point on a cell's edge may round either way.
+    const double wide = radius * (1.0 + 1e-12);
+    // Nothing within reach of the query's cell (most queries against a boundary's samples):
+    // the ball spans at most ceil(radius / cell) + 1 cells on each side once rounded.
+    if (ix >= 0 && iy >= 0 && iz >= 0 && ix < dims_[0] && iy < dims_[1] && iz < dims_[2] &&
+        std::ceil(radius * inv_c) + 1.0 <= static_cast<double>(kNearReach) &&
+        !near_[static_cast<std::size_t>((iz * dims_[1] + iy) * dims_[0] + ix)])
+        return true;
+    std::array<double, 2 * kNearReach + 1> dy2{};
+    const std::int64_t y0 = std::max<std::int64_t>(cell_at(x.y() - wide, 1), 0),
+                       y1 = std::min<std::int64_t>(cell_at(x.y() + wide, 1), dims_[1] - 1);
+    for (std::int64_t y = y0; y <= y1; ++y) {
+        const double dy = std::max({0.0, origin_.y() + static_cast<double>(y) * c - x.y(),
+                                    x.y() - (origin_.y() + static_cast<double>(y + 1) * c)});
+        if (y - y0 < static_cast<std::int64_t>(dy2.size()))
+            dy2[static_cast<std::size_t>(y - y0)] = dy * dy;
+    }
+    for (std::int64_t z = std::max<std::int64_t>(cell_at(x.z() - wide, 2), 0);
+         z <= std::min<std::int64_t>(cell_at(x.z() + wide, 2), dims_[2] - 1); ++z) {
+        // Distance from x to the row's slab in z, then in y: what is left of the radius in x.
+        const double dz = std::max({0.0, origin_.z() + static_cast<double>(z) * c - x.z(),
+                                    x.z() - (origin_.z() + static_cast<double>(z + 1) * c)});
+        if (dz * dz >= r2) continue;
+        for (std::int64_t y = y0; y <= y1; ++y) {
+            double dyy;
+            if (y - y0 < static_cast<std::int64_t>(dy2.size())) {
+                dyy = dy2[static_cast<std::size_t>(y - y0)];
+            } else {
+                const double dy =
+                    std::max({0.0, origin_.y() + static_cast<double>(y) * c - x.y(),
+                              x.y() - (origin_.y() + static_cast<double>(y + 1) * c)});
+                dyy = dy * dy;
+            }
+            const double left = r2 - dz * dz - dyy;
+            if (left <= 0.0) continue;
+            const double half = std::sqrt(left) * (1.0 + 1e-12);
+            const std::int64_t x0 = std::max<std::int64_t>(cell_at(x.x() - half, 0), 0);
+            const std::int64_t x1 = std::min<std::int64_t>(cell_at(x.x() + half, 0), dims_[0] - 1);
+            if (x0 > x1) continue;
+            const auto row = static_cast<std::size_t>((z * dims_[1] + y) * dims_[0]);
+            if (!range(start_[row + static_cast<std::size_t>(x0)],
+                       start_[row + static_cast<std::size_t>(x1) + 1]))
+                return false;
+        }
+    }
+    return true;
+}
 
 }  // namespace concord

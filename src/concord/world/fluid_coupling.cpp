@@ -138,8 +138,11 @@ FluidCoupling::FluidCoupling(const WorldModel& model)
 
     // Boundary samples: every body's surface, and a patch of every plane around the fluid.
     closed_.resize(model.bodies.size());
-    for (std::size_t i = 0; i < model.bodies.size(); ++i)
+    inside_.resize(model.bodies.size());
+    for (std::size_t i = 0; i < model.bodies.size(); ++i) {
         closed_[i] = validate_mesh(model.bodies[i].mesh).closed;
+        if (closed_[i]) inside_[i] = MeshInside(model.bodies[i].mesh);
+    }
     // Static bodies' samples first: with the planes' they form the boundary's fixed part.
     std::vector<std::size_t> order;
     for (int pass = 0; pass < 2; ++pass)
@@ -402,7 +405,7 @@ int FluidCoupling::push_out(const WorldModel& model, const std::vector<BodyMotio
                 pl.A_dot(r, c) = qd[3 + 3 * r + c];
             }
         pl.A_inv = pl.A.inverse();
-        const AABB local = model.bodies[b].mesh.bounds();
+        const AABB& local = inside_[b].bounds();
         for (int c = 0; c < 8; ++c)
             pl.world.expand(pl.p + pl.A * Vec3((c & 1) ? local.max.x() : local.min.x(),
                                                (c & 2) ? local.max.y() : local.min.y(),
@@ -424,7 +427,7 @@ int FluidCoupling::push_out(const WorldModel& model, const std::vector<BodyMotio
                     (x.array() > pl.world.max.array()).any())
                     continue;
                 const auto b = static_cast<std::size_t>(bodies_[pl.k].body);
-                if (point_in_closed_mesh(model.bodies[b].mesh, pl.A_inv * (x - pl.p)))
+                if (inside_[b].contains(model.bodies[b].mesh, pl.A_inv * (x - pl.p)))
                     where[i] = static_cast<std::int64_t>(n_planes + j);
             }
         }
@@ -450,7 +453,7 @@ int FluidCoupling::push_out(const WorldModel& model, const std::vector<BodyMotio
         const Vec3 C = closest_point_on_mesh(model.bodies[b].mesh, X);
         const Vec3 c = pl.p + pl.A * C;
         Vec3 out = c - x;  // from inside to the surface: outwards whatever the winding
-        if (!(out.norm() > 1e-12)) out = c - (pl.p + pl.A * model.bodies[b].mesh.bounds().center());
+        if (!(out.norm() > 1e-12)) out = c - (pl.p + pl.A * inside_[b].bounds().center());
         out.normalize();
         x = c + margin * out;
         if (!impulse) continue;  // settle: positions only
@@ -508,7 +511,7 @@ int FluidCoupling::count_inside(const WorldModel& model, const VecX& q, const st
         pl.p = q.segment<3>(12 * static_cast<Eigen::Index>(b));
         const Mat3 A = frame_of(q, static_cast<int>(b));
         pl.Ainv = A.inverse();
-        pl.local = model.bodies[b].mesh.bounds();
+        pl.local = inside_[b].bounds();
         for (int c = 0; c < 8; ++c) {
             const Vec3 corner((c & 1) ? pl.local.max.x() : pl.local.min.x(),
                               (c & 2) ? pl.local.max.y() : pl.local.min.y(),
@@ -533,7 +536,8 @@ int FluidCoupling::count_inside(const WorldModel& model, const VecX& q, const st
                 if ((x[i].array() < pl.world.min.array()).any() ||
                     (x[i].array() > pl.world.max.array()).any())
                     continue;
-                if (point_in_closed_mesh(model.bodies[pl.body].mesh, pl.Ainv * (x[i] - pl.p)))
+                if (inside_[pl.body].contains(model.bodies[pl.body].mesh,
+                                              pl.Ainv * (x[i] - pl.p)))
                     what = static_cast<int>(pl.body);
             }
             if (what == -2) continue;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "concord/fluid/fluid_sampling.hpp"
 #include "concord/fluid/iisph.hpp"
 #include "concord/world/fluid_state.hpp"
 #include "concord/world/step_stats.hpp"
@@ -123,8 +124,8 @@ class FluidCoupling {
     BoundarySamples boundary_;
     std::vector<Vec12> fixed_q_;
     std::vector<Vec3> impulse_;  ///< per sample, the fluid step's impulse (moving samples only)
-                                 ///< ///< the static bodies' states the fixed part was placed at
     std::vector<bool> closed_;   ///< per body: its mesh is closed (the inside check applies)
+    std::vector<MeshInside> inside_;  ///< per closed body: its inside test (body coordinates)
 };
 
 }  // namespace concord
