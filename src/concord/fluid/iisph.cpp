@@ -109,12 +109,29 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     const auto& bx = boundary.x;
     const auto& bv = boundary.v;
     const auto& psi = boundary.psi;
-    auto grad = [&](const Vec3& d) { return kernel_.gradient(d); };
 
     // 1. Neighbours.
     auto t0 = Clock::now();
     fluid_grid_.build(x, H);
-    fluid_grid_.neighbors(x, H, true, ff_, n);
+    // Fluid pairs: each one's kernel gradient and value as the search finds it (the pressure
+    // iterations reuse the gradients), per block of queries, then in list order.
+    const std::size_t blocks = (n + NeighborGrid::kQueryBlock - 1) / NeighborGrid::kQueryBlock;
+    if (pair_blocks_.size() < blocks) pair_blocks_.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) pair_blocks_[b].clear();
+    fluid_grid_.neighbors(x, H, true, ff_, n,
+                          [&](std::size_t blk, std::size_t, int, const Vec3& d) {
+                              PairKernel& k = pair_blocks_[blk].emplace_back();
+                              k.grad = kernel_.gradient(d, k.w);
+                          });
+    gff_.resize(ff_.index.size());
+    wff_.resize(ff_.index.size());
+    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+        auto at = static_cast<std::size_t>(ff_.offsets[blk * NeighborGrid::kQueryBlock]);
+        for (const PairKernel& k : pair_blocks_[blk]) {
+            gff_[at] = k.grad;
+            wff_[at++] = k.w;
+        }
+    });
     const std::size_t fixed = std::min(boundary.fixed, boundary.size());
     if (!fixed_built_ || fixed != fixed_count_ || boundary.fixed_version != fixed_version_) {
         fixed_points_.assign(bx.begin(), bx.begin() + static_cast<std::ptrdiff_t>(fixed));
@@ -128,19 +145,16 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     fixed_grid_.neighbors(x, H, false, fb_fixed_, n);
     moving_grid_.neighbors(x, H, false, fb_moving_, n);
     concatenate(fb_fixed_, fb_moving_, static_cast<int>(fixed), fb_);
-    // Kernel gradients of every pair, once per step (the pressure iterations reuse them), and
-    // per particle the boundary's psi-weighted gradient sum.
-    gff_.resize(ff_.index.size());
+    // Boundary pairs' kernel gradients and values, and per particle the boundary's
+    // psi-weighted gradient sum.
     gfb_.resize(fb_.index.size());
+    wfb_.resize(fb_.index.size());
     boundary_grad_.resize(n);
     for_each_particle(n, [&](std::size_t i) {
-        for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
-            gff_[static_cast<std::size_t>(s)] =
-                grad(x[i] - x[static_cast<std::size_t>(ff_.index[static_cast<std::size_t>(s)])]);
         Vec3 sum = Vec3::Zero();
         for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
             const auto k = static_cast<std::size_t>(fb_.index[static_cast<std::size_t>(s)]);
-            const Vec3 gw = grad(x[i] - bx[k]);
+            const Vec3 gw = kernel_.gradient(x[i] - bx[k], wfb_[static_cast<std::size_t>(s)]);
             gfb_[static_cast<std::size_t>(s)] = gw;
             sum += psi[k] * gw;
         }
@@ -160,12 +174,9 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     const double w0 = kernel_.value(0.0);
     for_each_particle(n, [&](std::size_t i) {
         double r = m * w0;
-        for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
-            r += m * kernel_.value(x[i] - x[static_cast<std::size_t>(ff_.index[s])]);
-        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
-            const auto k = static_cast<std::size_t>(fb_.index[s]);
-            r += psi[k] * kernel_.value(x[i] - bx[k]);
-        }
+        for (auto s = ff_.begin(i); s < ff_.end(i); ++s) r += m * wff_[static_cast<std::size_t>(s)];
+        for (auto s = fb_.begin(i); s < fb_.end(i); ++s)
+            r += psi[static_cast<std::size_t>(fb_.index[s])] * wfb_[static_cast<std::size_t>(s)];
         rho[i] = r;
     });
     if (halo) halo->refresh(rho);

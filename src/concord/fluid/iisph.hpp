@@ -111,6 +111,12 @@ class IisphSolver {
     // Per particle, reused between steps.
     std::vector<Vec3> v_adv_, d_ii_, dij_pj_;
     std::vector<Vec3> gff_, gfb_;      ///< grad W of every fluid-fluid / fluid-boundary pair
+    std::vector<double> wff_, wfb_;    ///< W of every fluid-fluid / fluid-boundary pair
+    struct PairKernel {
+        Vec3 grad;
+        double w;
+    };
+    std::vector<std::vector<PairKernel>> pair_blocks_;  ///< per block of queries, in list order
     std::vector<Vec3> boundary_grad_;  ///< per particle: sum_k psi_k grad W_ik
     std::vector<double> rho_adv_, a_ii_, p_next_, compression_;
     std::vector<Vec3> grad_sum_, djj_pj_;  ///< sum_j grad W_ij; d_jj p_j + sum_k d_jk p_k

@@ -16,7 +16,7 @@ std::int64_t cell_coordinate(double x, double cell) {
     return static_cast<std::int64_t>(std::floor(x / cell));
 }
 
-constexpr std::size_t kBlock = 1024;  // query points per task: fixes the output's layout
+constexpr std::size_t kBlock = NeighborGrid::kQueryBlock;
 
 }  // namespace
 
@@ -153,70 +153,8 @@ NeighborLists NeighborGrid::neighbors(const std::vector<Vec3>& queries, double r
 
 void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bool self,
                              NeighborLists& lists, std::size_t count) const {
-    const std::size_t n = std::min(count, queries.size());
-    lists.offsets.assign(n + 1, 0);
-    lists.index.clear();
-    if (n == 0 || num_points() == 0) return;
-    const double r2 = radius * radius;
-    const std::size_t blocks = (n + kBlock - 1) / kBlock;
-    if (found_.size() < blocks) found_.resize(blocks);
-    if (dense_) {
-        tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
-            std::vector<int>& out = found_[blk];
-            out.clear();
-            const std::size_t end = std::min(n, (blk + 1) * kBlock);
-            for (std::size_t i = blk * kBlock; i < end; ++i) {
-                const Vec3& x = queries[i];
-                const std::size_t before = out.size();
-                for_each_dense_range(x, radius, [&](std::int64_t s0, std::int64_t s1) {
-                    for (std::int64_t s = s0; s < s1; ++s) {
-                        if ((sorted_x_[static_cast<std::size_t>(s)] - x).squaredNorm() >= r2)
-                            continue;
-                        const int j = sorted_[static_cast<std::size_t>(s)];
-                        if (self && static_cast<std::size_t>(j) == i) continue;
-                        out.push_back(j);
-                    }
-                    return true;
-                });
-                lists.offsets[i + 1] = static_cast<std::int64_t>(out.size() - before);
-            }
-        });
-    } else {
-    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
-        std::array<std::int64_t, 27> b{};
-        std::array<std::int64_t, 3> last_cell{};
-        int nb = -1;
-        std::vector<int>& out = found_[blk];
-        out.clear();
-        const std::size_t end = std::min(n, (blk + 1) * kBlock);
-        for (std::size_t i = blk * kBlock; i < end; ++i) {
-            const Vec3& x = queries[i];
-            // Consecutive queries often share a cell (lattices, particles that stay together).
-            const std::array<std::int64_t, 3> cell = cell_of(x);
-            if (nb < 0 || cell != last_cell) {
-                nb = buckets_around(cell, b);
-                last_cell = cell;
-            }
-            const std::size_t before = out.size();
-            for (int k = 0; k < nb; ++k) {
-                const auto bk = static_cast<std::size_t>(b[static_cast<std::size_t>(k)]);
-                for (std::int64_t s = start_[bk]; s < start_[bk + 1]; ++s) {
-                    if ((sorted_x_[static_cast<std::size_t>(s)] - x).squaredNorm() >= r2) continue;
-                    const int j = sorted_[static_cast<std::size_t>(s)];
-                    if (self && static_cast<std::size_t>(j) == i) continue;
-                    out.push_back(j);
-                }
-            }
-            lists.offsets[i + 1] = static_cast<std::int64_t>(out.size() - before);
-        }
-    });
-    }
-    for (std::size_t i = 0; i < n; ++i) lists.offsets[i + 1] += lists.offsets[i];
-    lists.index.resize(static_cast<std::size_t>(lists.offsets[n]));
-    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
-        std::copy(found_[blk].begin(), found_[blk].end(),
-                  lists.index.begin() + lists.offsets[blk * kBlock]);
-    });
+    neighbors(queries, radius, self, lists, count,
+              [](std::size_t, std::size_t, int, const Vec3&) {});
 }
 
 }  // namespace concord

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <tbb/parallel_for.h>
+
 #include "concord/math/types.hpp"
 
 namespace concord {
@@ -49,6 +51,15 @@ class NeighborGrid {
     /// time per grid), for the first `count` queries only when count < queries.size().
     void neighbors(const std::vector<Vec3>& queries, double radius, bool self, NeighborLists& out,
                    std::size_t count = static_cast<std::size_t>(-1)) const;
+    /// Queries are handled in blocks of this many, one task each.
+    static constexpr std::size_t kQueryBlock = 1024;
+    /// The same, calling on_pair(block, i, j, d) for every neighbour j of query i as it is
+    /// listed, d = query - point (the vector the search measured): within a block
+    /// (i / kQueryBlock) the calls come in list order, one task per block, so a caller can fill
+    /// per-pair values alongside the lists without computing d again.
+    template <class OnPair>
+    void neighbors(const std::vector<Vec3>& queries, double radius, bool self, NeighborLists& out,
+                   std::size_t count, OnPair&& on_pair) const;
 
     /// Calls visit(j) for every point j within `radius` (<= cell) of x, in the order of
     /// neighbors() (x's own index included when x is one of the points), without building
@@ -169,6 +180,63 @@ bool NeighborGrid::for_each_dense_range(const Vec3& x, double radius, Range&& ra
         }
     }
     return true;
+}
+
+template <class OnPair>
+void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bool self,
+                             NeighborLists& lists, std::size_t count, OnPair&& on_pair) const {
+    const std::size_t n = std::min(count, queries.size());
+    lists.offsets.assign(n + 1, 0);
+    lists.index.clear();
+    if (n == 0 || num_points() == 0) return;
+    const double r2 = radius * radius;
+    const std::size_t blocks = (n + kQueryBlock - 1) / kQueryBlock;
+    if (found_.size() < blocks) found_.resize(blocks);
+    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+        std::array<std::int64_t, 27> b{};
+        std::array<std::int64_t, 3> last_cell{};
+        int nb = -1;
+        std::vector<int>& out = found_[blk];
+        out.clear();
+        const std::size_t end = std::min(n, (blk + 1) * kQueryBlock);
+        for (std::size_t i = blk * kQueryBlock; i < end; ++i) {
+            const Vec3& x = queries[i];
+            const std::size_t before = out.size();
+            auto scan = [&](std::int64_t s0, std::int64_t s1) {
+                for (std::int64_t s = s0; s < s1; ++s) {
+                    const Vec3 d = x - sorted_x_[static_cast<std::size_t>(s)];
+                    if (d.squaredNorm() >= r2) continue;
+                    const int j = sorted_[static_cast<std::size_t>(s)];
+                    if (self && static_cast<std::size_t>(j) == i) continue;
+                    out.push_back(j);
+                    on_pair(blk, i, j, d);
+                }
+                return true;
+            };
+            if (dense_) {
+                for_each_dense_range(x, radius, scan);
+            } else {
+                // Consecutive queries often share a cell (lattices, particles that stay
+                // together).
+                const std::array<std::int64_t, 3> cell = cell_of(x);
+                if (nb < 0 || cell != last_cell) {
+                    nb = buckets_around(cell, b);
+                    last_cell = cell;
+                }
+                for (int k = 0; k < nb; ++k) {
+                    const auto bk = static_cast<std::size_t>(b[static_cast<std::size_t>(k)]);
+                    scan(start_[bk], start_[bk + 1]);
+                }
+            }
+            lists.offsets[i + 1] = static_cast<std::int64_t>(out.size() - before);
+        }
+    });
+    for (std::size_t i = 0; i < n; ++i) lists.offsets[i + 1] += lists.offsets[i];
+    lists.index.resize(static_cast<std::size_t>(lists.offsets[n]));
+    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+        std::copy(found_[blk].begin(), found_[blk].end(),
+                  lists.index.begin() + lists.offsets[blk * kQueryBlock]);
+    });
 }
 
 }  // namespace concord

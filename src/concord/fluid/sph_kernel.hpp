@@ -42,6 +42,17 @@ class CubicSplineKernel {
         return (l_ * dq / (H_ * r)) * x;
     }
 
+    /// grad_x W(x), and W(x) into `value`: one square root for both (the same numbers as
+    /// gradient(x) and value(x)).
+    Vec3 gradient(const Vec3& x, double& w) const {
+        const double r = x.norm();
+        w = value(r);
+        const double q = r / H_;
+        if (q >= 1.0 || r <= 1e-12 * H_) return Vec3::Zero();
+        const double dq = q <= 0.5 ? q * (3.0 * q - 2.0) : -(1.0 - q) * (1.0 - q);
+        return (l_ * dq / (H_ * r)) * x;
+    }
+
   private:
     double H_, k_, l_;
 };
