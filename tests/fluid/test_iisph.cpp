@@ -50,15 +50,16 @@ TEST(Iisph, LatticeMassGivesTheRestDensityInside) {
 TEST(Iisph, HydrostaticColumnMatchesRhoGDepthAndStaysAtRest) {
     // Closed form: p = rho0 g (surface - y), the surface r above the top particles, checked on
     // every layer's average pressure over the particles at least one support radius plus one
-    // spacing from the side walls, from the fourth layer down to one support radius above the
-    // floor. Tolerance 8 % of rho0 g depth (measured 0.9-5.7 % on layers 3-6 of this 0.56 m
-    // column, r = 2 cm); the issue asks 5 % on every layer below the top three, which is
-    // missed by 0.7 points here and by far in the particle layers next to the walls: Akinci's boundary force
-    // (pressure mirrored with weight 1, as published) needs the pressure of the layer on the
-    // floor to be about 1.65 rho0 g depth, and next to a vertical wall part of the weight is
-    // held by the wall. (Weight 2, the symmetric mirror, gets the floor layer right but makes
-    // the particles along vertical edges unstable.) Density error within the solver's tolerance,
-    // which must be 1e-4 here (the default 1e-3 leaves layers 6-9 % off). No drift (below).
+    // spacing from the side walls and over the last 150 steps, from the fourth layer down to
+    // one support radius above the floor. Tolerance 5 % of rho0 g depth (the issue's; measured
+    // 0.2-3.8 % on layers 3-6 of this column, r = 2 cm; one snapshot instead of the average
+    // read 0.9-5.7 %). Not met next to the floor: Akinci's boundary force (pressure mirrored
+    // with weight 1, as published) needs the layer on the floor at about 1.6 rho0 g depth
+    // (measured +58 %, the layer above it -11 %), and next to a vertical wall part of the
+    // weight is held by the wall. (Weight 2, the symmetric mirror, gets the floor layer right
+    // but makes the particles along vertical edges unstable.) Density error within the
+    // solver's tolerance, which must be 1e-4 here (the default 1e-3 leaves layers 6-9 % off).
+    // No drift (below).
     Column c(0.02, 0.4, 0.56);
     c.material.density_tolerance = 1e-4;
     c.material.viscosity = 1e-2;  // damps the sloshing of the start; no effect at rest
@@ -68,11 +69,33 @@ TEST(Iisph, HydrostaticColumnMatchesRhoGDepthAndStaysAtRest) {
     std::vector<Vec3> impulse;
     for (int s = 0; s < 600; ++s) solver.step(c.fluid, c.tank, g, dt, impulse);
     const std::vector<Vec3> settled = c.fluid.x;
+    const double spacing = c.material.spacing();
+    const double interior = 0.2 - c.material.support_radius() - spacing;
+    // Per layer (counted from the top), over the particles at least one support radius plus
+    // one spacing from the side walls and over every one of the last 150 steps (a single
+    // snapshot moves the layers' averages by a point or more with the slow sloshing that is
+    // left): summed pressure, depth below that step's surface, height, count.
+    std::map<int, std::array<double, 4>> layers;
+    auto add_layers = [&] {
+        double top = -1e9;
+        for (const Vec3& x : c.fluid.x) top = std::max(top, x.y());
+        const double surface = top + c.material.particle_radius;
+        for (std::size_t i = 0; i < c.fluid.size(); ++i) {
+            const Vec3& x = c.fluid.x[i];
+            if (std::abs(x.x()) > interior || std::abs(x.z()) > interior) continue;
+            auto& l = layers[static_cast<int>(std::lround((top - x.y()) / spacing))];
+            l[0] += c.fluid.pressure[i];
+            l[1] += surface - x.y();
+            l[2] += x.y();
+            l[3] += 1;
+        }
+    };
     double worst_error = 0.0;
     for (int s = 0; s < 150; ++s) {
         const IisphStepStats last = solver.step(c.fluid, c.tank, g, dt, impulse);
         worst_error = std::max(worst_error, last.density_error);
         EXPECT_TRUE(last.converged);
+        add_layers();
     }
     EXPECT_LE(worst_error, c.material.density_tolerance);
     // No drift: the column's centre of mass stays within 0.02 spacing and particles move 0.1
@@ -88,25 +111,13 @@ TEST(Iisph, HydrostaticColumnMatchesRhoGDepthAndStaysAtRest) {
     const double n = static_cast<double>(settled.size());
     EXPECT_LT((com_now - com_then).norm() / n, 0.02 * c.material.spacing());
     EXPECT_LT(std::sqrt(msd / n), 0.1 * c.material.spacing());
-    const double spacing = c.material.spacing();
-    const double surface = top + c.material.particle_radius;
-    const double interior = 0.2 - c.material.support_radius() - spacing;
-    std::map<int, std::array<double, 3>> layers;  // layer -> (sum p, sum depth, count)
-    for (std::size_t i = 0; i < c.fluid.size(); ++i) {
-        const Vec3& x = c.fluid.x[i];
-        if (std::abs(x.x()) > interior || std::abs(x.z()) > interior) continue;
-        auto& l = layers[static_cast<int>(std::lround((top - x.y()) / spacing))];
-        l[0] += c.fluid.pressure[i];
-        l[1] += surface - x.y();
-        l[2] += 1;
-    }
     const double rho_g = c.material.rest_density * 9.81;
     ASSERT_GE(layers.size(), 8u);
     int checked = 0;
     for (const auto& [layer, sum] : layers) {
-        const double p = sum[0] / sum[2], d = sum[1] / sum[2];
-        if (layer < 3 || surface - d < c.floor + c.material.support_radius()) continue;
-        EXPECT_NEAR(p, rho_g * d, 0.08 * rho_g * d) << "layer " << layer << " depth " << d;
+        const double p = sum[0] / sum[3], d = sum[1] / sum[3], y = sum[2] / sum[3];
+        if (layer < 3 || y < c.floor + c.material.support_radius()) continue;
+        EXPECT_NEAR(p, rho_g * d, 0.05 * rho_g * d) << "layer " << layer << " depth " << d;
         ++checked;
     }
     EXPECT_GE(checked, 4);

@@ -128,7 +128,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
         auto at = static_cast<std::size_t>(ff_.offsets[blk * NeighborGrid::kQueryBlock]);
         for (const PairKernel& k : pair_blocks_[blk]) {
-            gff_[at] = k.grad;
+            gff_[at] = k.grad.cast<float>();
             wff_[at++] = k.w;
         }
     });
@@ -191,7 +191,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
                 const double vx = (v[i] - v[j]).dot(xij);
                 // m / rho_j symmetrised as 2 m / (rho_i + rho_j): equal and opposite pair forces.
                 visc += (2.0 * m / (rho[i] + rho[j])) * vx / (xij.squaredNorm() + 0.01 * H * H) *
-                        gff_[static_cast<std::size_t>(s)];
+                        gff_[static_cast<std::size_t>(s)].cast<double>();
             }
             a += 10.0 * nu * visc;
         }
@@ -208,7 +208,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
         double div = 0.0;
         for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
             const auto j = static_cast<std::size_t>(ff_.index[s]);
-            const Vec3& gw = gff_[static_cast<std::size_t>(s)];
+            const Vec3 gw = gff_[static_cast<std::size_t>(s)].cast<double>();
             d -= m * inv_rho2 * gw;
             div += m * (v_adv_[i] - v_adv_[j]).dot(gw);
         }
@@ -233,7 +233,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
         Vec3 gs = Vec3::Zero();
         double gq = 0.0;
         for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
-            const Vec3& gw = gff_[static_cast<std::size_t>(s)];
+            const Vec3 gw = gff_[static_cast<std::size_t>(s)].cast<double>();
             gs += gw;
             gq += gw.squaredNorm();
         }
@@ -260,7 +260,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
             Vec3 s_i = Vec3::Zero();
             for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
                 s_i -= p_rho2_[static_cast<std::size_t>(ff_.index[s])] *
-                       gff_[static_cast<std::size_t>(s)];
+                       gff_[static_cast<std::size_t>(s)].cast<double>();
             dij_pj_[i] = dt2 * s_i;
         });
         if (halo) halo->refresh(dij_pj_);
@@ -273,7 +273,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
             Vec3 c = Vec3::Zero();
             for (auto s = ff_.begin(i); s < ff_.end(i); ++s)
                 c += m * djj_pj_[static_cast<std::size_t>(ff_.index[s])].cwiseProduct(
-                             gff_[static_cast<std::size_t>(s)]);
+                             gff_[static_cast<std::size_t>(s)].cast<double>());
             double sum = m * dij_pj_[i].dot(grad_sum_[i]) - c.sum() +
                          m * dji_scale * p[i] * grad_sq_[i];
             sum += dij_pj_[i].dot(boundary_grad_[i]);
@@ -310,7 +310,8 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
         Vec3 a = Vec3::Zero();
         for (auto s = ff_.begin(i); s < ff_.end(i); ++s) {
             const auto j = static_cast<std::size_t>(ff_.index[s]);
-            a -= m * (pi_rho2 + p[j] / (rho[j] * rho[j])) * gff_[static_cast<std::size_t>(s)];
+            a -= m * (pi_rho2 + p[j] / (rho[j] * rho[j])) *
+                 gff_[static_cast<std::size_t>(s)].cast<double>();
         }
         a -= kMirror * pi_rho2 * boundary_grad_[i];
         v[i] = v_adv_[i] + dt * a;
