@@ -121,14 +121,14 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     fluid_grid_.neighbors(x, H, true, ff_, n,
                           [&](std::size_t blk, std::size_t, int, const Vec3& d) {
                               PairKernel& k = pair_blocks_[blk].emplace_back();
-                              k.grad = kernel_.gradient(d, k.w);
+                              k.grad = kernel_.gradient(d, k.w).cast<float>();
                           });
     gff_.resize(ff_.index.size());
     wff_.resize(ff_.index.size());
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
         auto at = static_cast<std::size_t>(ff_.offsets[blk * NeighborGrid::kQueryBlock]);
         for (const PairKernel& k : pair_blocks_[blk]) {
-            gff_[at] = k.grad.cast<float>();
+            gff_[at] = k.grad;
             wff_[at++] = k.w;
         }
     });

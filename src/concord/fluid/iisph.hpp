@@ -118,7 +118,7 @@ class IisphSolver {
     std::vector<Vec3> gfb_;             ///< grad W of every fluid-boundary pair
     std::vector<double> wff_, wfb_;    ///< W of every fluid-fluid / fluid-boundary pair
     struct PairKernel {
-        Vec3 grad;
+        Eigen::Vector3f grad;
         double w;
     };
     std::vector<std::vector<PairKernel>> pair_blocks_;  ///< per block of queries, in list order
