@@ -4,6 +4,8 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 
 namespace concord {
@@ -46,6 +48,16 @@ TEST(NeighborGrid, SelfQueriesLeaveThePointItselfOutAndSpreadPointsDoNotBlowUpMe
         for (auto s = lists.begin(i); s < lists.end(i); ++s)
             EXPECT_NE(static_cast<std::size_t>(lists.index[static_cast<std::size_t>(s)]), i);
     ASSERT_EQ(lists.count(pts.size() - 1), 1);
+    // Queries far outside a dense grid, or not finite, find nothing.
+    NeighborGrid dense;
+    const auto near = random_points(200, 0.2, 8);
+    dense.build(near, 0.05);
+    ASSERT_TRUE(dense.dense());
+    const double inf = std::numeric_limits<double>::infinity();
+    const NeighborLists odd = dense.neighbors(
+        {Vec3(1e300, -1e300, 0), Vec3(inf, 0, 0), Vec3(std::nan(""), 0, 0), Vec3(0, -inf, 1e-3)},
+        0.05, false);
+    EXPECT_EQ(odd.index.size(), 0u);
     EXPECT_EQ(lists.index[static_cast<std::size_t>(lists.begin(pts.size() - 1))],
               static_cast<int>(pts.size() - 2));
 }

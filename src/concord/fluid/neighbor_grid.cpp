@@ -13,7 +13,12 @@ namespace concord {
 namespace {
 
 std::int64_t cell_coordinate(double x, double cell) {
-    return static_cast<std::int64_t>(std::floor(x / cell));
+    // Clamped before the cast (a NaN to 0): a point far away or not finite lands in some cell
+    // and is never within the radius of a finite query.
+    const double f = std::floor(x / cell);
+    constexpr double kFar = 4.0e18;
+    if (!(f > -kFar)) return f != f ? 0 : static_cast<std::int64_t>(-kFar);
+    return f < kFar ? static_cast<std::int64_t>(f) : static_cast<std::int64_t>(kFar);
 }
 
 constexpr std::size_t kBlock = NeighborGrid::kQueryBlock;

@@ -127,11 +127,12 @@ bool NeighborGrid::for_each_dense_range(const Vec3& x, double radius, Range&& ra
     // keeps is never left out by rounding in them.
     const double r2 = radius * radius * (1.0 + 1e-12) + 1e-300;
     // A cell coordinate along axis a, clamped to [-1, dims] before the cast (queries may lie
-    // anywhere, even at +-1e300).
-    auto cell_at = [&](double v, int a) {
-        const double d = static_cast<double>(dims_[static_cast<std::size_t>(a)]);
-        return static_cast<std::int64_t>(
-            std::clamp(std::floor((v - origin_[a]) * inv_c), -1.0, d));
+    // anywhere, even at +-1e300; a NaN coordinate gives -1, and its query finds nothing).
+    auto cell_at = [&](double v, int a) -> std::int64_t {
+        const std::int64_t d = dims_[static_cast<std::size_t>(a)];
+        const double f = std::floor((v - origin_[a]) * inv_c);
+        if (f >= static_cast<double>(d)) return d;
+        return f >= -1.0 ? static_cast<std::int64_t>(f) : -1;
     };
     const std::int64_t ix = cell_at(x.x(), 0), iy = cell_at(x.y(), 1), iz = cell_at(x.z(), 2);
     // Rows from the ball's extent (widened): a point on a cell's edge may round either way.
