@@ -1,4 +1,4 @@
-// Mesh files (OBJ by Concord's reader, STL and PLY through assimp): the first byte picks the
+// Mesh files (OBJ and PLY by Concord's readers, STL through assimp): the first byte picks the
 // format, the rest is the file.
 #include <cstdint>
 

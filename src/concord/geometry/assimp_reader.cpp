@@ -7,7 +7,6 @@
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <cstddef>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -123,74 +122,6 @@ TriMesh read_stl_file(const std::string& path) {
     mesh.vertices =
         Eigen::Map<const Vertices>(coordinates.data(), Eigen::Index(coordinates.size() / 3), 3);
     return mesh;
-}
-
-namespace {
-
-/// assimp 5.2.4 never returns on a PLY file whose header has no end_header line (it reads past
-/// the end for ever) and aborts the process on some malformed headers (an assert in a
-/// post-processing step); both found by fuzz_mesh_reader. So the header is checked here first,
-/// strictly, as the PLY format defines it: "ply", one format line, then comment, obj_info,
-/// element NAME COUNT, property TYPE NAME and property list TYPE TYPE NAME lines, end_header.
-void check_ply_header(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot read file");
-    auto fail = [&](int n, const std::string& why) {
-        throw InputError(path + ": cannot read mesh: PLY header line " + std::to_string(n + 1) +
-                         ": " + why);
-    };
-    auto scalar_type = [](const std::string& t) {
-        static const char* const kTypes[] = {"char",   "uchar",   "short", "ushort", "int",
-                                             "uint",   "float",   "double", "int8",  "uint8",
-                                             "int16",  "uint16",  "int32", "uint32", "float32",
-                                             "float64"};
-        for (const char* k : kTypes)
-            if (t == k) return true;
-        return false;
-    };
-    std::string line;
-    bool in_element = false;
-    for (int n = 0; std::getline(in, line); ++n) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        std::istringstream words(line);
-        std::string w0, w1, w2, w3, w4, extra;
-        words >> w0 >> w1 >> w2 >> w3 >> w4;
-        if (n == 0) {
-            if (line != "ply") throw InputError(path + ": cannot read mesh: not a PLY file (no \"ply\" line first)");
-        } else if (n == 1) {
-            if (w0 != "format" ||
-                (w1 != "ascii" && w1 != "binary_little_endian" && w1 != "binary_big_endian") ||
-                w2.empty() || !w3.empty())
-                fail(n, "expected \"format ascii|binary_little_endian|binary_big_endian VERSION\"");
-        } else if (w0 == "comment" || w0 == "obj_info") {
-        } else if (w0 == "element") {
-            if (w1.empty() || w2.empty() || !w3.empty() ||
-                w2.find_first_not_of("0123456789") != std::string::npos || w2.size() > 10)
-                fail(n, "expected \"element NAME COUNT\"");
-            in_element = true;
-        } else if (w0 == "property") {
-            const bool list = w1 == "list";
-            // A list's count is an integer type (a float count read from binary data made
-            // assimp allocate gigabytes; found by fuzz_mesh_reader).
-            const bool integer_count = scalar_type(w2) && w2.find("float") == std::string::npos &&
-                                       w2 != "double";
-            const bool ok = list ? integer_count && scalar_type(w3) && !w4.empty()
-                                 : scalar_type(w1) && !w2.empty() && w3.empty();
-            if (!ok || !in_element) fail(n, "expected \"property TYPE NAME\" or \"property list TYPE TYPE NAME\" after an element");
-        } else if (line == "end_header") {
-            return;
-        } else {
-            fail(n, "unexpected \"" + line.substr(0, 40) + "\"");
-        }
-    }
-    throw InputError(path + ": cannot read mesh: PLY header without an end_header line");
-}
-
-}  // namespace
-
-TriMesh read_ply_file(const std::string& path) {
-    check_ply_header(path);
-    return import_unjoined(path);
 }
 
 }  // namespace concord

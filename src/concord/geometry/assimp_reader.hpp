@@ -1,4 +1,4 @@
-// STL and PLY reading through assimp, behind load_mesh.
+// STL reading through assimp, behind load_mesh.
 #pragma once
 
 #include <string>
@@ -15,14 +15,5 @@ namespace concord {
 /// Throws InputError "PATH: ..." with assimp's message when assimp cannot read the file, and
 /// "PATH: facet F has a non-finite coordinate (x, y, z)" (F from 0) before any joining.
 TriMesh read_stl_file(const std::string& path);
-
-/// Reads an ascii or binary PLY file into a mesh without connectivity, keeping the file's vertex
-/// order and indices; polygons are split into fans by assimp. Throws InputError "PATH: ..." with
-/// assimp's message when assimp cannot read the file or its validation fails (e.g. a face index
-/// out of range), and when a face is a point or a line rather than a polygon.
-///
-/// Known limitation of assimp 5.2: ascii PLY reads the word "nan" as 0 without complaint, and all
-/// coordinates pass through single precision.
-TriMesh read_ply_file(const std::string& path);
 
 }  // namespace concord

@@ -12,6 +12,7 @@
 
 #include "concord/geometry/assimp_reader.hpp"
 #include "concord/geometry/obj_reader.hpp"
+#include "concord/geometry/ply_reader.hpp"
 #include "concord/math/error.hpp"
 #include "concord/math/regular_file.hpp"
 

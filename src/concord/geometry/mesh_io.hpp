@@ -14,10 +14,9 @@ namespace concord {
 ///   save_obj followed by load_mesh reproduces the arrays bit for bit.
 /// - .stl (ascii or binary): read by assimp; exactly coincident facet corners are joined into one
 ///   vertex (numbered by first appearance) so that the triangle soup becomes a connected mesh.
-/// - .ply (ascii or binary): read by assimp, keeping the file's vertex order and indices;
-///   polygons are triangulated.
-/// Assimp stores single-precision coordinates, so STL and PLY carry about 7 significant digits
-/// (see assimp_reader.hpp for a known assimp limitation with "nan" in ascii PLY).
+/// - .ply (ascii or binary): read by Concord's own strict reader (see ply_reader.hpp), keeping the
+///   file's vertex order, indices and coordinates exactly; polygons are split into fans.
+/// Assimp stores single-precision coordinates, so STL carries about 7 significant digits.
 /// The result has its connectivity built. No scaling or transform is applied.
 ///
 /// Throws InputError "PATH: ..." for a missing or unreadable file, an unknown extension, a parse
