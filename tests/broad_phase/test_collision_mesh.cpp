@@ -3,6 +3,7 @@
 #include <string>
 
 #include "concord/collision/broad_phase/collision_mesh.hpp"
+#include "concord/geometry/primitives.hpp"
 #include "concord/math/error.hpp"
 
 using namespace concord;
@@ -53,6 +54,27 @@ TEST(CollisionMesh, AppendBodyOffsetsIndices) {
     EXPECT_EQ(mesh.face_body[7], 1);
     EXPECT_EQ(mesh.edge_body[5], 0);
     EXPECT_EQ(error_of(mesh), "");
+}
+
+// Sizing the arrays once gives the arrays of appending body by body, after bodies already there.
+TEST(CollisionMesh, AppendBodiesEqualsAppendingOneByOne) {
+    TriMesh cuboid = box(Vec3(1, 2, 3));
+    TriMesh sphere = icosphere(0.5, 1);
+    cuboid.build_connectivity();
+    sphere.build_connectivity();
+    const std::vector<const TriMesh*> meshes = {&sphere, &cuboid, &sphere};
+    CollisionMesh one_by_one = two_tetrahedra(), at_once = two_tetrahedra();
+    for (std::size_t k = 0; k < meshes.size(); ++k)
+        append_body(one_by_one, static_cast<int>(k) + 2, meshes[k]->num_vertices(),
+                    meshes[k]->faces, meshes[k]->edges);
+    append_bodies(at_once, 2, meshes);
+    EXPECT_EQ(at_once.faces, one_by_one.faces);
+    EXPECT_EQ(at_once.edges, one_by_one.edges);
+    EXPECT_EQ(at_once.vertex_body, one_by_one.vertex_body);
+    EXPECT_EQ(at_once.face_body, one_by_one.face_body);
+    EXPECT_EQ(at_once.edge_body, one_by_one.edge_body);
+    EXPECT_EQ(at_once.num_faces(), 8 + 2 * sphere.num_faces() + 12);
+    EXPECT_EQ(error_of(at_once), "");
 }
 
 TEST(CollisionMesh, ValidationNamesTheBadElement) {

@@ -4,22 +4,31 @@
 
 namespace concord {
 
-ContactSurface build_contact_surface(const std::vector<AffineBody>& bodies) {
+ContactSurface build_contact_surface(std::span<const AffineBody* const> bodies) {
     ContactSurface s;
     int total = 0;
     s.body_vertex_begin.reserve(bodies.size() + 1);
-    for (const auto& b : bodies) {
+    std::vector<const TriMesh*> meshes;
+    meshes.reserve(bodies.size());
+    for (const AffineBody* b : bodies) {
         s.body_vertex_begin.push_back(total);
-        total += b.mesh.num_vertices();
+        total += b->mesh.num_vertices();
+        meshes.push_back(&b->mesh);
     }
     s.body_vertex_begin.push_back(total);
     s.rest.resize(total, 3);
-    for (std::size_t b = 0; b < bodies.size(); ++b) {
-        const TriMesh& m = bodies[b].mesh;
-        s.rest.middleRows(s.body_vertex_begin[b], m.num_vertices()) = m.vertices;
-        append_body(s.mesh, static_cast<int>(b), m.num_vertices(), m.faces, m.edges);
-    }
+    for (std::size_t b = 0; b < bodies.size(); ++b)
+        s.rest.middleRows(s.body_vertex_begin[b], bodies[b]->mesh.num_vertices()) =
+            bodies[b]->mesh.vertices;
+    append_bodies(s.mesh, 0, meshes);
     return s;
+}
+
+ContactSurface build_contact_surface(const std::vector<AffineBody>& bodies) {
+    std::vector<const AffineBody*> ptrs;
+    ptrs.reserve(bodies.size());
+    for (const AffineBody& b : bodies) ptrs.push_back(&b);
+    return build_contact_surface(ptrs);
 }
 
 Vertices ContactSurface::positions(const VecX& q) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "concord/body/affine_body.hpp"
@@ -61,6 +62,8 @@ struct ContactSurface {
     VecX chord_deviation(const VecX& q0, const VecX& q1) const;
 };
 
+/// The surface of these bodies, in this order (body k of the surface is bodies[k]).
+ContactSurface build_contact_surface(std::span<const AffineBody* const> bodies);
 ContactSurface build_contact_surface(const std::vector<AffineBody>& bodies);
 
 /// Fills s.modes for `bodies` (in surface order) with the modal coordinates of elastic body k

@@ -36,22 +36,10 @@ std::vector<int> system_modal_offsets(const WorldModel& model, const std::vector
 }
 
 ContactSurface subset_surface(const WorldModel& model, const std::vector<int>& bodies) {
-    ContactSurface s;
-    int total = 0;
-    s.body_vertex_begin.reserve(bodies.size() + 1);
-    for (int b : bodies) {
-        s.body_vertex_begin.push_back(total);
-        total += model.bodies[static_cast<std::size_t>(b)].mesh.num_vertices();
-    }
-    s.body_vertex_begin.push_back(total);
-    s.rest.resize(total, 3);
-    for (std::size_t k = 0; k < bodies.size(); ++k) {
-        const TriMesh& m = model.bodies[static_cast<std::size_t>(bodies[k])].mesh;
-        s.rest.middleRows(s.body_vertex_begin[k], m.num_vertices()) = m.vertices;
-        append_body(s.mesh, static_cast<int>(k), m.num_vertices(), m.faces, m.edges);
-    }
     std::vector<const AffineBody*> ptrs;
+    ptrs.reserve(bodies.size());
     for (int b : bodies) ptrs.push_back(&model.bodies[static_cast<std::size_t>(b)]);
+    ContactSurface s = build_contact_surface(ptrs);
     assign_surface_modes(s, ptrs, system_modal_offsets(model, bodies));
     return s;
 }

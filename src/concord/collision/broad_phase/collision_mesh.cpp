@@ -92,6 +92,35 @@ void append_body(CollisionMesh& mesh, int body, int num_vertices, const Faces& l
     mesh.edge_body.insert(mesh.edge_body.end(), static_cast<std::size_t>(local_edges.rows()), body);
 }
 
+void append_bodies(CollisionMesh& mesh, int first_body, std::span<const TriMesh* const> meshes) {
+    Eigen::Index faces = mesh.faces.rows(), edges = mesh.edges.rows();
+    std::size_t vertices = mesh.vertex_body.size();
+    for (const TriMesh* m : meshes) {
+        faces += m->faces.rows();
+        edges += m->edges.rows();
+        vertices += static_cast<std::size_t>(m->num_vertices());
+    }
+    mesh.vertex_body.reserve(vertices);
+    mesh.face_body.reserve(static_cast<std::size_t>(faces));
+    mesh.edge_body.reserve(static_cast<std::size_t>(edges));
+    Eigen::Index f0 = mesh.faces.rows(), e0 = mesh.edges.rows();
+    mesh.faces.conservativeResize(faces, Eigen::NoChange);
+    mesh.edges.conservativeResize(edges, Eigen::NoChange);
+    int body = first_body;
+    for (const TriMesh* m : meshes) {
+        const int offset = mesh.num_vertices();
+        mesh.vertex_body.insert(mesh.vertex_body.end(), static_cast<std::size_t>(m->num_vertices()),
+                                body);
+        mesh.faces.middleRows(f0, m->faces.rows()) = m->faces.array() + offset;
+        mesh.face_body.insert(mesh.face_body.end(), static_cast<std::size_t>(m->faces.rows()), body);
+        mesh.edges.middleRows(e0, m->edges.rows()) = m->edges.array() + offset;
+        mesh.edge_body.insert(mesh.edge_body.end(), static_cast<std::size_t>(m->edges.rows()), body);
+        f0 += m->faces.rows();
+        e0 += m->edges.rows();
+        ++body;
+    }
+}
+
 void append_body(CollisionMesh& mesh, int body, int num_vertices, const Faces& local_faces) {
     append_body(mesh, body, num_vertices, local_faces, unique_edges(local_faces));
 }

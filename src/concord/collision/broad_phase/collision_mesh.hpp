@@ -1,8 +1,10 @@
 // The scene's collision surface: every body's triangles concatenated into flat arrays.
 #pragma once
 
+#include <span>
 #include <vector>
 
+#include "concord/geometry/mesh.hpp"
 #include "concord/math/types.hpp"
 
 namespace concord {
@@ -32,7 +34,12 @@ void validate_collision_mesh(const CollisionMesh& mesh);
 void append_body(CollisionMesh& mesh, int body, int num_vertices, const Faces& local_faces,
                  const Edges& local_edges);
 
-/// Same, deriving the unique undirected edges (smaller index first, sorted) from the faces.
+/// Appends bodies first_body, first_body + 1, ... with these meshes' faces and edges (built
+/// connectivity), as append_body one by one would, but sizing every array once: appending body by
+/// body reallocates the face and edge arrays per body, quadratic in the number of bodies.
+void append_bodies(CollisionMesh& mesh, int first_body, std::span<const TriMesh* const> meshes);
+
+/// Same as the first append_body, deriving the unique undirected edges (smaller index first, sorted) from the faces.
 void append_body(CollisionMesh& mesh, int body, int num_vertices, const Faces& local_faces);
 
 /// Unique undirected edges of a face list, smaller vertex index first, sorted lexicographically.
