@@ -119,5 +119,84 @@ TEST(NeighborGrid, ListsAreTheSameWhateverTheThreadCount) {
     EXPECT_EQ(one.index, many.index);
 }
 
+// pair_lists against the brute force: the first `owned` points get exactly their neighbours
+// among all points (ghosts included), every entry is stored once, with the pair's value seen
+// from the list's own point (x_i - x_j), in both layouts.
+void expect_pair_lists_exact(const std::vector<Vec3>& pts, std::size_t owned, double r,
+                             bool want_dense) {
+    NeighborGrid grid;
+    grid.build(pts, r);
+    ASSERT_EQ(grid.dense(), want_dense);
+    NeighborLists lists;
+    std::vector<std::vector<Vec3>> scratch;
+    std::vector<Vec3> value;
+    std::vector<int> stores;
+    int mirrored = 0;
+    grid.pair_lists(
+        r, owned, lists, scratch, [](const Vec3& d) { return d; },
+        [&](std::size_t entries) {
+            value.assign(entries, Vec3::Constant(std::nan("")));
+            stores.assign(entries, 0);
+        },
+        [&](std::size_t slot, const Vec3& d, bool m) {
+            value[slot] = m ? Vec3(-d) : d;
+            ++stores[slot];
+            mirrored += m;
+        });
+    ASSERT_EQ(lists.size(), owned);
+    ASSERT_EQ(value.size(), lists.index.size());
+    EXPECT_EQ(std::count(stores.begin(), stores.end(), 1),
+              static_cast<std::ptrdiff_t>(stores.size()));
+    if (owned > 1) EXPECT_GT(mirrored, 0);
+    for (std::size_t i = 0; i < owned; ++i) {
+        std::vector<int> got;
+        for (auto s = lists.begin(i); s < lists.end(i); ++s) {
+            const auto j = lists.index[static_cast<std::size_t>(s)];
+            got.push_back(j);
+            EXPECT_EQ(value[static_cast<std::size_t>(s)], pts[i] - pts[static_cast<std::size_t>(j)])
+                << i << " " << j;  // exactly: the mirror of x_j - x_i
+        }
+        std::vector<int> want;
+        for (std::size_t j = 0; j < pts.size(); ++j)
+            if (j != i && (pts[j] - pts[i]).squaredNorm() < r * r) want.push_back(static_cast<int>(j));
+        std::sort(got.begin(), got.end());
+        EXPECT_EQ(got, want) << "point " << i;
+    }
+}
+
+TEST(NeighborGrid, PairListsFindEachPairOnceAndListItForBothPoints) {
+    auto pts = random_points(3000, 1.0, 5);
+    expect_pair_lists_exact(pts, pts.size(), 0.15, true);
+    expect_pair_lists_exact(pts, 2400, 0.15, true);  // the last 600 are ghosts
+    // Points spread far apart: the hashed layout.
+    pts.push_back(Vec3(1e6, 0, 0));
+    pts.push_back(Vec3(0, -1e6, 3e5));
+    expect_pair_lists_exact(pts, 2500, 0.15, false);
+    expect_pair_lists_exact({}, 0, 0.1, false);
+}
+
+TEST(NeighborGrid, PairListsAreTheSameWhateverTheThreadCount) {
+    const auto pts = random_points(20000, 1.0, 6);
+    NeighborGrid grid;
+    grid.build(pts, 0.08);
+    auto run = [&](NeighborLists& lists, std::vector<Vec3>& value) {
+        std::vector<std::vector<Vec3>> scratch;
+        grid.pair_lists(
+            0.08, 19000, lists, scratch, [](const Vec3& d) { return d; },
+            [&](std::size_t entries) { value.resize(entries); },
+            [&](std::size_t slot, const Vec3& d, bool m) { value[slot] = m ? Vec3(-d) : d; });
+    };
+    NeighborLists one, many;
+    std::vector<Vec3> v1, v2;
+    {
+        tbb::global_control c(tbb::global_control::max_allowed_parallelism, 1);
+        run(one, v1);
+    }
+    run(many, v2);
+    EXPECT_EQ(one.offsets, many.offsets);
+    EXPECT_EQ(one.index, many.index);
+    EXPECT_EQ(v1, v2);
+}
+
 }  // namespace
 }  // namespace concord

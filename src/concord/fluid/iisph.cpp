@@ -113,25 +113,23 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     // 1. Neighbours.
     auto t0 = Clock::now();
     fluid_grid_.build(x, H);
-    // Fluid pairs: each one's kernel gradient and value as the search finds it (the pressure
-    // iterations reuse the gradients), per block of queries, then in list order.
-    const std::size_t blocks = (n + NeighborGrid::kQueryBlock - 1) / NeighborGrid::kQueryBlock;
-    if (pair_blocks_.size() < blocks) pair_blocks_.resize(blocks);
-    for (std::size_t b = 0; b < blocks; ++b) pair_blocks_[b].clear();
-    fluid_grid_.neighbors(x, H, true, ff_, n,
-                          [&](std::size_t blk, std::size_t, int, const Vec3& d) {
-                              PairKernel& k = pair_blocks_[blk].emplace_back();
-                              k.grad = kernel_.gradient(d, k.w).cast<float>();
-                          });
-    gff_.resize(ff_.index.size());
-    wff_.resize(ff_.index.size());
-    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
-        auto at = static_cast<std::size_t>(ff_.offsets[blk * NeighborGrid::kQueryBlock]);
-        for (const PairKernel& k : pair_blocks_[blk]) {
-            gff_[at] = k.grad;
-            wff_[at++] = k.w;
-        }
-    });
+    // Fluid pairs, each one found and its kernel gradient and value computed once (the
+    // pressure iterations reuse the gradients), then listed for both of its particles.
+    fluid_grid_.pair_lists(
+        H, n, ff_, pair_blocks_,
+        [&](const Vec3& d) {
+            PairKernel k;
+            k.grad = kernel_.gradient(d, k.w).cast<float>();
+            return k;
+        },
+        [&](std::size_t entries) {
+            gff_.resize(entries);
+            wff_.resize(entries);
+        },
+        [&](std::size_t slot, const PairKernel& k, bool mirrored) {
+            gff_[slot] = mirrored ? Eigen::Vector3f(-k.grad) : k.grad;
+            wff_[slot] = k.w;
+        });
     const std::size_t fixed = std::min(boundary.fixed, boundary.size());
     if (!fixed_built_ || fixed != fixed_count_ || boundary.fixed_version != fixed_version_) {
         fixed_points_.assign(bx.begin(), bx.begin() + static_cast<std::ptrdiff_t>(fixed));

@@ -117,9 +117,12 @@ void NeighborGrid::build(const std::vector<Vec3>& points, double cell) {
         near_.clear();
     }
     sorted_x_.resize(n);
+    position_.resize(n);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kBlock), [&](const auto& r) {
-        for (std::size_t s = r.begin(); s < r.end(); ++s)
+        for (std::size_t s = r.begin(); s < r.end(); ++s) {
             sorted_x_[s] = points[static_cast<std::size_t>(sorted_[s])];
+            position_[static_cast<std::size_t>(sorted_[s])] = static_cast<std::int64_t>(s);
+        }
     });
 }
 

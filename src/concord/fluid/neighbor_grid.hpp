@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "concord/math/types.hpp"
 
@@ -60,6 +61,23 @@ class NeighborGrid {
     template <class OnPair>
     void neighbors(const std::vector<Vec3>& queries, double radius, bool self, NeighborLists& out,
                    std::size_t count, OnPair&& on_pair) const;
+
+    /// Symmetric lists of the grid's own points, each pair found and evaluated once: the
+    /// neighbours within `radius` (<= cell) of each of the first `owned` points, among all the
+    /// grid's points (the rest are ghosts: they get no list, and pairs of two ghosts are not
+    /// looked for). A pair is found from the point of the two that comes first in the grid's
+    /// cell order, which scans only the candidates after itself (about half of them), and
+    /// value(d) computes its T once, d = x_a - x_b (a the finder). Once the lists' length is
+    /// known, resize(entries) is called (size the caller's per-entry arrays). Then store(slot, v,
+    /// mirrored) is called for every list entry: `mirrored` is false in a's list (the value
+    /// of d) and true in b's (the pair seen from b, -d). Point i's list holds first the points
+    /// that found i, in increasing index, then the points i found, in the search's order: the
+    /// same lists and calls whatever the thread count. `scratch` holds the values between the
+    /// search and the stores (reused between calls).
+    template <class T, class Value, class Resize, class Store>
+    void pair_lists(double radius, std::size_t owned, NeighborLists& lists,
+                    std::vector<std::vector<T>>& scratch, Value&& value, Resize&& resize,
+                    Store&& store) const;
 
     /// Calls visit(j) for every point j within `radius` (<= cell) of x, in the order of
     /// neighbors() (x's own index included when x is one of the points), without building
@@ -117,7 +135,9 @@ class NeighborGrid {
     std::vector<std::int64_t> start_;  ///< bucket b holds sorted_[start_[b] .. start_[b + 1])
     std::vector<int> sorted_;
     std::vector<Vec3> sorted_x_;  ///< the points in sorted_ order: candidates read contiguously
+    std::vector<std::int64_t> position_;  ///< point i is sorted_[position_[i]]
     mutable std::vector<std::vector<int>> found_;  ///< per block of queries (scratch)
+    mutable std::vector<std::int64_t> found_count_, incoming_, cursor_;  ///< pair_lists (scratch)
 };
 
 template <class Range>
@@ -237,6 +257,112 @@ void NeighborGrid::neighbors(const std::vector<Vec3>& queries, double radius, bo
     tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
         std::copy(found_[blk].begin(), found_[blk].end(),
                   lists.index.begin() + lists.offsets[blk * kQueryBlock]);
+    });
+}
+
+template <class T, class Value, class Resize, class Store>
+void NeighborGrid::pair_lists(double radius, std::size_t owned, NeighborLists& lists,
+                              std::vector<std::vector<T>>& scratch, Value&& value,
+                              Resize&& resize, Store&& store) const {
+    const std::size_t all = num_points();
+    const std::size_t n = std::min(owned, all);
+    lists.offsets.assign(n + 1, 0);
+    lists.index.clear();
+    if (n == 0) {
+        resize(std::size_t(0));
+        return;
+    }
+    const std::vector<Vec3>& points = *points_;
+    const double r2 = radius * radius;
+    const std::size_t blocks = (all + kQueryBlock - 1) / kQueryBlock;
+    if (found_.size() < blocks) found_.resize(blocks);
+    if (scratch.size() < blocks) scratch.resize(blocks);
+    found_count_.resize(all);
+    // 1. Every point (ghosts too, for their pairs with owned points) looks for the points
+    // after it in the grid's order.
+    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+        std::vector<int>& out = found_[blk];
+        std::vector<T>& values = scratch[blk];
+        out.clear();
+        values.clear();
+        const std::size_t end = std::min(all, (blk + 1) * kQueryBlock);
+        for (std::size_t a = blk * kQueryBlock; a < end; ++a) {
+            const Vec3& x = points[a];
+            const std::int64_t first = position_[a] + 1;
+            const bool ghost = a >= n;
+            const std::size_t before = out.size();
+            auto scan = [&](std::int64_t s0, std::int64_t s1) {
+                for (std::int64_t s = std::max(s0, first); s < s1; ++s) {
+                    const Vec3 d = x - sorted_x_[static_cast<std::size_t>(s)];
+                    if (d.squaredNorm() >= r2) continue;
+                    const int b = sorted_[static_cast<std::size_t>(s)];
+                    if (ghost && static_cast<std::size_t>(b) >= n) continue;
+                    out.push_back(b);
+                    values.push_back(value(d));
+                }
+                return true;
+            };
+            if (dense_) {
+                for_each_dense_range(x, radius, scan);
+            } else {
+                std::array<std::int64_t, 27> bk{};
+                const int nb = buckets_around(x, bk);
+                for (int k = 0; k < nb; ++k) {
+                    const auto c = static_cast<std::size_t>(bk[static_cast<std::size_t>(k)]);
+                    scan(start_[c], start_[c + 1]);
+                }
+            }
+            found_count_[a] = static_cast<std::int64_t>(out.size() - before);
+        }
+    });
+    // 2. Per owned point, the pairs that name it (found by another point), counted and then
+    // stored by ranges of points, each range reading every pair in query order: a point's
+    // incoming entries come in increasing index of their finder whatever the ranges.
+    const auto ranges = static_cast<std::size_t>(
+        std::max(1, tbb::this_task_arena::max_concurrency()));
+    auto for_each_incoming = [&](auto&& on) {
+        tbb::parallel_for(std::size_t(0), ranges, [&](std::size_t r) {
+            const auto lo = static_cast<int>(n * r / ranges);
+            const auto hi = static_cast<int>(n * (r + 1) / ranges);
+            for (std::size_t blk = 0; blk < blocks; ++blk) {
+                const std::vector<int>& found = found_[blk];
+                const std::size_t end = std::min(all, (blk + 1) * kQueryBlock);
+                std::size_t k = 0;
+                for (std::size_t a = blk * kQueryBlock; a < end; ++a)
+                    for (std::int64_t e = 0; e < found_count_[a]; ++e, ++k) {
+                        const int b = found[k];
+                        if (b >= lo && b < hi) on(blk, k, static_cast<int>(a), b);
+                    }
+            }
+        });
+    };
+    incoming_.assign(n, 0);
+    for_each_incoming([&](std::size_t, std::size_t, int, int b) {
+        ++incoming_[static_cast<std::size_t>(b)];
+    });
+    for (std::size_t i = 0; i < n; ++i)
+        lists.offsets[i + 1] = lists.offsets[i] + incoming_[i] + found_count_[i];
+    lists.index.resize(static_cast<std::size_t>(lists.offsets[n]));
+    resize(lists.index.size());
+    // 3. Each owned finder's own pairs after its incoming ones, then the incoming ones.
+    tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t blk) {
+        const std::vector<int>& found = found_[blk];
+        const std::size_t end = std::min(all, (blk + 1) * kQueryBlock);
+        std::size_t k = 0;
+        for (std::size_t a = blk * kQueryBlock; a < end; ++a) {
+            if (a >= n) break;  // ghosts own no list (and come after every owned point)
+            auto slot = lists.offsets[a] + incoming_[a];
+            for (std::int64_t e = 0; e < found_count_[a]; ++e, ++k, ++slot) {
+                lists.index[static_cast<std::size_t>(slot)] = found[k];
+                store(static_cast<std::size_t>(slot), scratch[blk][k], false);
+            }
+        }
+    });
+    cursor_.assign(lists.offsets.begin(), lists.offsets.end() - 1);
+    for_each_incoming([&](std::size_t blk, std::size_t k, int a, int b) {
+        const auto slot = static_cast<std::size_t>(cursor_[static_cast<std::size_t>(b)]++);
+        lists.index[slot] = a;
+        store(slot, scratch[blk][k], true);
     });
 }
 
