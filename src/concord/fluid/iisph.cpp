@@ -39,25 +39,6 @@ constexpr double kMirror = 1.0;
 // 0.3 already slowed splashing surface particles and threw the dam-break front 43 % ahead.
 constexpr double kTrappedDiagonal = 0.1;
 
-/// Per query, a's neighbours, then b's with their indices shifted by `shift`, into out.
-void concatenate(const NeighborLists& a, const NeighborLists& b, int shift, NeighborLists& out) {
-    const std::size_t n = a.size();
-    out.offsets = a.offsets;  // n + 1 entries; the counts of b added below
-    std::int64_t added = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        added += b.count(i);
-        out.offsets[i + 1] += added;
-    }
-    out.index.resize(static_cast<std::size_t>(out.offsets[n]));
-    for_each_particle(n, [&](std::size_t i) {
-        auto at = static_cast<std::size_t>(out.offsets[i]);
-        for (auto s = a.begin(i); s < a.end(i); ++s)
-            out.index[at++] = a.index[static_cast<std::size_t>(s)];
-        for (auto s = b.begin(i); s < b.end(i); ++s)
-            out.index[at++] = b.index[static_cast<std::size_t>(s)] + shift;
-    });
-}
-
 }  // namespace
 
 void FluidParticles::add(const std::vector<Vec3>& positions, const Vec3& velocity) {
@@ -140,22 +121,49 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     }
     moving_points_.assign(bx.begin() + static_cast<std::ptrdiff_t>(fixed), bx.end());
     moving_grid_.build(moving_points_, H);
-    fixed_grid_.neighbors(x, H, false, fb_fixed_, n);
-    moving_grid_.neighbors(x, H, false, fb_moving_, n);
-    concatenate(fb_fixed_, fb_moving_, static_cast<int>(fixed), fb_);
-    // Boundary pairs' kernel gradients and values, and per particle the boundary's
+    // Boundary pairs: kernel gradient and value as the searches find them, per block of
+    // queries; then per particle its fixed samples' pairs, then the moving ones', and the
     // psi-weighted gradient sum.
-    gfb_.resize(fb_.index.size());
-    wfb_.resize(fb_.index.size());
+    const std::size_t fb_blocks = (n + NeighborGrid::kQueryBlock - 1) / NeighborGrid::kQueryBlock;
+    for (auto* b : {&fixed_pairs_, &moving_pairs_}) {
+        if (b->size() < fb_blocks) b->resize(fb_blocks);
+        for (std::size_t k = 0; k < fb_blocks; ++k) (*b)[k].clear();
+    }
+    auto boundary_pair = [&](std::vector<std::vector<BoundaryKernel>>& blocks) {
+        return [&](std::size_t blk, std::size_t, int, const Vec3& d) {
+            BoundaryKernel& k = blocks[blk].emplace_back();
+            k.grad = kernel_.gradient(d, k.w);
+        };
+    };
+    fixed_grid_.neighbors(x, H, false, fb_fixed_, n, boundary_pair(fixed_pairs_));
+    moving_grid_.neighbors(x, H, false, fb_moving_, n, boundary_pair(moving_pairs_));
+    fb_.offsets.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        fb_.offsets[i + 1] = fb_.offsets[i] + fb_fixed_.count(i) + fb_moving_.count(i);
+    const auto fb_entries = static_cast<std::size_t>(fb_.offsets[n]);
+    fb_.index.resize(fb_entries);
+    gfb_.resize(fb_entries);
+    wfb_.resize(fb_entries);
     boundary_grad_.resize(n);
+    const auto shift = static_cast<int>(fixed);
     for_each_particle(n, [&](std::size_t i) {
+        const std::size_t blk = i / NeighborGrid::kQueryBlock;
+        auto at = static_cast<std::size_t>(fb_.offsets[i]);
         Vec3 sum = Vec3::Zero();
-        for (auto s = fb_.begin(i); s < fb_.end(i); ++s) {
-            const auto k = static_cast<std::size_t>(fb_.index[static_cast<std::size_t>(s)]);
-            const Vec3 gw = kernel_.gradient(x[i] - bx[k], wfb_[static_cast<std::size_t>(s)]);
-            gfb_[static_cast<std::size_t>(s)] = gw;
-            sum += psi[k] * gw;
-        }
+        auto take = [&](const NeighborLists& part, const std::vector<BoundaryKernel>& values,
+                        int add) {
+            const std::int64_t first = part.offsets[blk * NeighborGrid::kQueryBlock];
+            for (auto s = part.begin(i); s < part.end(i); ++s, ++at) {
+                const int k = part.index[static_cast<std::size_t>(s)] + add;
+                const BoundaryKernel& v = values[static_cast<std::size_t>(s - first)];
+                fb_.index[at] = k;
+                gfb_[at] = v.grad;
+                wfb_[at] = v.w;
+                sum += psi[static_cast<std::size_t>(k)] * v.grad;
+            }
+        };
+        take(fb_fixed_, fixed_pairs_[blk], 0);
+        take(fb_moving_, moving_pairs_[blk], shift);
         boundary_grad_[i] = sum;
     });
     stats.t_neighbors = seconds(t0);

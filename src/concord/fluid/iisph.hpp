@@ -122,6 +122,12 @@ class IisphSolver {
         double w;
     };
     std::vector<std::vector<PairKernel>> pair_blocks_;  ///< per block of queries, in list order
+    struct BoundaryKernel {
+        Vec3 grad;
+        double w;
+    };
+    /// Per block of queries, in list order: the fixed and the moving samples' pairs.
+    std::vector<std::vector<BoundaryKernel>> fixed_pairs_, moving_pairs_;
     std::vector<Vec3> boundary_grad_;  ///< per particle: sum_k psi_k grad W_ik
     std::vector<double> rho_adv_, a_ii_, p_next_, compression_;
     std::vector<Vec3> grad_sum_, djj_pj_;  ///< sum_j grad W_ij; d_jj p_j + sum_k d_jk p_k
