@@ -121,7 +121,7 @@ class IisphSolver {
         Eigen::Vector3f grad;
         double w;
     };
-    std::vector<std::vector<PairKernel>> pair_blocks_;  ///< per block of queries, in list order
+    std::vector<std::vector<PairKernel>> pair_blocks_;  ///< pair_lists scratch: per block of finders
     struct BoundaryKernel {
         Vec3 grad;
         double w;
