@@ -155,11 +155,11 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
             const std::int64_t first = part.offsets[blk * NeighborGrid::kQueryBlock];
             for (auto s = part.begin(i); s < part.end(i); ++s, ++at) {
                 const int k = part.index[static_cast<std::size_t>(s)] + add;
-                const BoundaryKernel& v = values[static_cast<std::size_t>(s - first)];
+                const BoundaryKernel& bk = values[static_cast<std::size_t>(s - first)];
                 fb_.index[at] = k;
-                gfb_[at] = v.grad;
-                wfb_[at] = v.w;
-                sum += psi[static_cast<std::size_t>(k)] * v.grad;
+                gfb_[at] = bk.grad;
+                wfb_[at] = bk.w;
+                sum += psi[static_cast<std::size_t>(k)] * bk.grad;
             }
         };
         take(fb_fixed_, fixed_pairs_[blk], 0);
