@@ -26,13 +26,14 @@ jobs="${JOBS:-$(nproc)}"
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 
 # Every dependency comes from Debian's archive.
-# The library, the `concord` tool (`concord render` and `export` included: libpng) and a compiler
+# The library, the `concord` tool (`concord render` and `export` included: libpng; jemalloc, its
+# allocator: apps/concord/allocator.cpp) and a compiler
 # cache: all that `demo` installs, besides Node.js for the viewer below.
 demo_packages=(
     build-essential cmake ninja-build pkg-config ccache
     libeigen3-dev libtbb-dev libgmp-dev
     nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
-    libassimp-dev liburdfdom-dev libpng-dev
+    libassimp-dev liburdfdom-dev libpng-dev libjemalloc-dev
 )
 # The rest, for `test` and `build`: the test suite and benchmarks, MPI runs, the Python module
 # and its pip install (tests/python_install), the tools some CLI tests drive (chromium for the
