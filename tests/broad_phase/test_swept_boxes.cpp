@@ -41,6 +41,17 @@ TEST(SweptBoxes, CoverBothPositionsGrownByTheInflation) {
     for (int v = 0; v < n; ++v) expect_box(vb[static_cast<std::size_t>(v)], {v});
     for (int e = 0; e < n - 1; ++e) expect_box(eb[static_cast<std::size_t>(e)], {e, e + 1});
     for (int f = 0; f < n - 2; ++f) expect_box(fb[static_cast<std::size_t>(f)], {f, f + 1, f + 2});
+    // One primitive's box is the batch's entry, bit for bit (the envelope broad phase computes
+    // only the boxes its cached pairs name).
+    auto same = [](const AABB& a, const AABB& b) {
+        return a.min.cwiseEqual(b.min).all() && a.max.cwiseEqual(b.max).all();
+    };
+    for (int v = 0; v < n; ++v)
+        EXPECT_TRUE(same(swept_vertex_box(x0, x1, v, r), vb[static_cast<std::size_t>(v)]));
+    for (int e = 0; e < n - 1; ++e)
+        EXPECT_TRUE(same(swept_edge_box(edges, x0, x1, e, r), eb[static_cast<std::size_t>(e)]));
+    for (int f = 0; f < n - 2; ++f)
+        EXPECT_TRUE(same(swept_face_box(faces, x0, x1, f, r), fb[static_cast<std::size_t>(f)]));
 }
 
 TEST(SweptBoxes, ZeroInflationStillRoundsOutward) {

@@ -1,5 +1,6 @@
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
@@ -90,6 +91,31 @@ void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, 
     dhat_ = params.dhat;
     method_ = params.method;
     ++rebuilds_;
+}
+
+void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
+    // In increasing index: the boxes are written in the same places whatever the list.
+    auto list = [&](int count, auto&& mark_pairs, std::vector<int>& used) {
+        marks_.assign(static_cast<std::size_t>(count), 0);
+        mark_pairs();
+        used.clear();
+        for (int i = 0; i < count; ++i)
+            if (marks_[static_cast<std::size_t>(i)] != 0) used.push_back(i);
+    };
+    list(mesh.num_vertices(), [&] {
+        for (const PointTriangleCandidate& c : cached_.point_triangle)
+            marks_[static_cast<std::size_t>(c.vertex)] = 1;
+    }, used_vertices_);
+    list(mesh.num_faces(), [&] {
+        for (const PointTriangleCandidate& c : cached_.point_triangle)
+            marks_[static_cast<std::size_t>(c.face)] = 1;
+    }, used_faces_);
+    list(mesh.num_edges(), [&] {
+        for (const EdgeEdgeCandidate& c : cached_.edge_edge) {
+            marks_[static_cast<std::size_t>(c.edge_a)] = 1;
+            marks_[static_cast<std::size_t>(c.edge_b)] = 1;
+        }
+    }, used_edges_);
 }
 
 void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
@@ -236,8 +262,10 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
     // envelope around the (shorter) segments of now.
     const bool loose = static_cast<double>(cached_.size()) >
                        kLooseFactor * static_cast<double>(last_answer_ + kLooseFloor);
+    bool changed = false;
     if (!same_query || loose) {
         rebuild(mesh, x0, x1, params);
+        changed = true;
     } else {
         // The bodies with a vertex whose segment leaves the envelope.
         std::vector<std::uint8_t> moved(static_cast<std::size_t>(num_bodies_), 0);
@@ -257,13 +285,35 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
                 set_envelope(mesh, x0, x1, params.dhat, moved);
                 update_bodies(mesh, params, moved);
             }
+            changed = true;
         }
     }
-    // The cached pairs whose boxes over this segment overlap, in the cached (sorted) order.
+    if (changed) list_used(mesh);
+    // The cached pairs whose boxes over this segment overlap, in the cached (sorted) order. Only
+    // the primitives some cached pair names get a box (in a pile a few per cent of them).
     const double inflation = 0.5 * params.dhat;
-    tbb::parallel_invoke([&] { swept_vertex_boxes(x0, x1, inflation, vertex_boxes_); },
-                         [&] { swept_edge_boxes(mesh.edges, x0, x1, inflation, edge_boxes_); },
-                         [&] { swept_face_boxes(mesh.faces, x0, x1, inflation, face_boxes_); });
+    auto boxes_of = [&](const std::vector<int>& used, std::vector<AABB>& boxes, std::size_t count,
+                        auto&& box) {
+        if (boxes.size() < count) boxes.resize(count);
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, used.size(), 4096),
+                          [&](const tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t k = r.begin(); k != r.end(); ++k)
+                                  boxes[static_cast<std::size_t>(used[k])] = box(used[k]);
+                          });
+    };
+    tbb::parallel_invoke(
+        [&] {
+            boxes_of(used_vertices_, vertex_boxes_, static_cast<std::size_t>(x0.rows()),
+                     [&](int v) { return swept_vertex_box(x0, x1, v, inflation); });
+        },
+        [&] {
+            boxes_of(used_edges_, edge_boxes_, static_cast<std::size_t>(mesh.num_edges()),
+                     [&](int e) { return swept_edge_box(mesh.edges, x0, x1, e, inflation); });
+        },
+        [&] {
+            boxes_of(used_faces_, face_boxes_, static_cast<std::size_t>(mesh.num_faces()),
+                     [&](int f) { return swept_face_box(mesh.faces, x0, x1, f, inflation); });
+        });
     Candidates out;
     for (const PointTriangleCandidate& c : cached_.point_triangle)
         if (vertex_boxes_[static_cast<std::size_t>(c.vertex)].overlaps(

@@ -52,6 +52,9 @@ class EnvelopeBroadPhase {
                       double dhat, const std::vector<std::uint8_t>& bodies);
     void rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                  const BroadPhaseParams& params);
+    /// Lists the vertices, edges and faces that some cached pair names (after the cache changes):
+    /// a query computes the swept boxes of those only.
+    void list_used(const CollisionMesh& mesh);
     /// Re-queries the pairs with a primitive of a flagged body against the current envelope.
     void update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
                        const std::vector<std::uint8_t>& moved);
@@ -65,6 +68,8 @@ class EnvelopeBroadPhase {
     Vertices lo_, hi_;
     Candidates cached_;
     std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;  // of the queried segment
+    std::vector<int> used_vertices_, used_edges_, used_faces_;  // named by a cached pair
+    std::vector<std::uint8_t> marks_;                             // list_used's scratch
     std::vector<AABB> envelope_vertex_boxes_, envelope_edge_boxes_, envelope_face_boxes_;
     LBVH moved_faces_, moved_vertices_, moved_edges_;  // trees of a partial update
     std::size_t last_answer_ = 0;

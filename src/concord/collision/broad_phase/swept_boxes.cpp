@@ -50,6 +50,18 @@ AABB swept_vertex_box(const Vertices& x0, const Vertices& x1, int v, double infl
     return padded_box<1>(x0.data(), x1.data(), &v, inflation);
 }
 
+AABB swept_edge_box(const Edges& edges, const Vertices& x0, const Vertices& x1, int e,
+                    double inflation) {
+    return padded_box<2>(x0.data(), x1.data(), edges.data() + 2 * static_cast<Eigen::Index>(e),
+                         inflation);
+}
+
+AABB swept_face_box(const Faces& faces, const Vertices& x0, const Vertices& x1, int f,
+                    double inflation) {
+    return padded_box<3>(x0.data(), x1.data(), faces.data() + 3 * static_cast<Eigen::Index>(f),
+                         inflation);
+}
+
 void swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation,
                         std::vector<AABB>& boxes) {
     boxes.resize(static_cast<std::size_t>(x0.rows()));

@@ -26,6 +26,13 @@ namespace concord {
 /// Box of vertex v over x0.row(v) and x1.row(v), grown by `inflation` on every side.
 AABB swept_vertex_box(const Vertices& x0, const Vertices& x1, int v, double inflation);
 
+/// Box of edge e (both end points at both positions) and of face f (three corners), grown by
+/// `inflation`: the entries swept_edge_boxes / swept_face_boxes compute, bit for bit.
+AABB swept_edge_box(const Edges& edges, const Vertices& x0, const Vertices& x1, int e,
+                    double inflation);
+AABB swept_face_box(const Faces& faces, const Vertices& x0, const Vertices& x1, int f,
+                    double inflation);
+
 /// Boxes of all vertices (size V), computed in parallel.
 std::vector<AABB> swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation);
 void swept_vertex_boxes(const Vertices& x0, const Vertices& x1, double inflation,
