@@ -191,33 +191,65 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
         near_bodies_.insert(near_bodies_.end(), list.begin(), list.end());
         near_begin_[static_cast<std::size_t>(b) + 1] = static_cast<int>(near_bodies_.size());
     }
-    auto near_other_body = [&](int body, const AABB& box) {
+    // Each body's primitives of each kind in parts of consecutive (body-local) index: a large
+    // body (a container around a pile) overlaps every box inside it, its parts only the boxes
+    // near its walls.
+    auto make_parts = [&](int kind, const std::vector<int>& body_of,
+                          const std::vector<AABB>& boxes) {
+        std::vector<int> count(static_cast<std::size_t>(num_bodies), 0);
+        for (int b : body_of) ++count[static_cast<std::size_t>(b)];
+        std::vector<int>& begin = part_begin_[static_cast<std::size_t>(kind)];
+        begin.assign(static_cast<std::size_t>(num_bodies) + 1, 0);
+        for (int b = 0; b < num_bodies; ++b)
+            begin[static_cast<std::size_t>(b) + 1] =
+                begin[static_cast<std::size_t>(b)] +
+                std::min(kPartsPerBody, count[static_cast<std::size_t>(b)]);
+        std::vector<AABB>& parts = part_boxes_[static_cast<std::size_t>(kind)];
+        parts.assign(static_cast<std::size_t>(begin.back()), AABB{});
+        std::vector<int> seen(static_cast<std::size_t>(num_bodies), 0);
+        for (std::size_t i = 0; i < body_of.size(); ++i) {
+            const auto b = static_cast<std::size_t>(body_of[i]);
+            const int n_parts = begin[b + 1] - begin[b];
+            const int per_part = (count[b] + n_parts - 1) / n_parts;
+            parts[static_cast<std::size_t>(begin[b] + seen[b]++ / per_part)].expand(boxes[i]);
+        }
+    };
+    make_parts(0, mesh.vertex_body, vertex_boxes_);
+    make_parts(1, mesh.edge_body, edge_boxes_);
+    make_parts(2, mesh.face_body, face_boxes_);
+    // Whether `box`, of a primitive of `body`, overlaps a part of the kind it pairs with in a
+    // body near it.
+    auto near_other_body = [&](int body, const AABB& box, int other_kind) {
+        const std::vector<int>& begin = part_begin_[static_cast<std::size_t>(other_kind)];
+        const std::vector<AABB>& parts = part_boxes_[static_cast<std::size_t>(other_kind)];
         for (int k = near_begin_[static_cast<std::size_t>(body)];
-             k < near_begin_[static_cast<std::size_t>(body) + 1]; ++k)
-            if (box.overlaps(
-                    body_boxes_[static_cast<std::size_t>(near_bodies_[static_cast<std::size_t>(k)])]))
-                return true;
+             k < near_begin_[static_cast<std::size_t>(body) + 1]; ++k) {
+            const auto other = static_cast<std::size_t>(near_bodies_[static_cast<std::size_t>(k)]);
+            if (!box.overlaps(body_boxes_[other])) continue;
+            for (int p = begin[other]; p < begin[other + 1]; ++p)
+                if (box.overlaps(parts[static_cast<std::size_t>(p)])) return true;
+        }
         return false;
     };
     select(
         mesh.num_vertices(),
         [&](int v) {
             return near_other_body(mesh.vertex_body[static_cast<std::size_t>(v)],
-                                   vertex_boxes_[static_cast<std::size_t>(v)]);
+                                   vertex_boxes_[static_cast<std::size_t>(v)], 2);
         },
         flags_, active_vertices_);
     select(
         mesh.num_edges(),
         [&](int e) {
             return near_other_body(mesh.edge_body[static_cast<std::size_t>(e)],
-                                   edge_boxes_[static_cast<std::size_t>(e)]);
+                                   edge_boxes_[static_cast<std::size_t>(e)], 1);
         },
         flags_, active_edges_);
     select(
         mesh.num_faces(),
         [&](int f) {
             return near_other_body(mesh.face_body[static_cast<std::size_t>(f)],
-                                   face_boxes_[static_cast<std::size_t>(f)]);
+                                   face_boxes_[static_cast<std::size_t>(f)], 0);
         },
         flags_, active_faces_);
 }
@@ -235,9 +267,11 @@ Candidates BroadPhase::find(const CollisionMesh& mesh, const Vertices& x0, const
                                           params.body_pair_filter);
 
     // A body-level pass first: only primitives whose box overlaps the box of another body
-    // they may pair with can have candidates (a pair's boxes overlap, and each lies in its
-    // body's box). The trees are built over those alone, so a body far from the others, or a
-    // large static container, costs its box tests only. Candidates are the same as without.
+    // they may pair with, and there the box of a part of that body's primitives of the kind
+    // they pair with, can have candidates (a pair's boxes overlap, and each lies in its part's
+    // and its body's box). The trees are built over those alone, so a body far from the
+    // others costs its box tests only, and a large static container only the primitives near
+    // its walls. Candidates are the same as without.
     select_near_other_bodies(mesh, params.body_pair_filter);
     auto gather = [](const std::vector<AABB>& all, const std::vector<int>& index,
                      const std::vector<int>& body, std::vector<AABB>& boxes,

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <array>
 #include <vector>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
@@ -50,14 +51,18 @@ class BroadPhase {
     std::span<const AABB> vertex_boxes() const { return vertex_boxes_; }
     std::span<const AABB> edge_boxes() const { return edge_boxes_; }
     std::span<const AABB> face_boxes() const { return face_boxes_; }
-    /// The LBVH method first keeps only the primitives whose box overlaps the box of another
-    /// body they may pair with; its trees (bodies as groups) hold just those: the tree's
+    /// The LBVH method first keeps only the primitives whose box overlaps, in another body
+    /// they may pair with, the box of a part of the primitives they can pair with (a vertex:
+    /// faces; an edge: edges; a face: vertices; a body's primitives of a kind in at most
+    /// kPartsPerBody parts of consecutive index); its trees (bodies as groups) hold just those: the tree's
     /// primitive i is face active_faces()[i] (edge active_edges()[i]) of the mesh.
     const LBVH& face_tree() const { return face_tree_; }
     const LBVH& edge_tree() const { return edge_tree_; }
     std::span<const int> active_vertices() const { return active_vertices_; }
     std::span<const int> active_edges() const { return active_edges_; }
     std::span<const int> active_faces() const { return active_faces_; }
+
+    static constexpr int kPartsPerBody = 16;
 
   private:
     void select_near_other_bodies(const CollisionMesh& mesh, const BodyPairFilter& filter);
@@ -66,6 +71,10 @@ class BroadPhase {
     LBVH face_tree_, edge_tree_;
     std::vector<AABB> body_boxes_, active_face_boxes_, active_edge_boxes_;
     std::vector<int> near_begin_, near_bodies_;
+    /// Per kind (vertices, edges, faces): body b's parts are part_boxes_[k][part_begin_[k][b]
+    /// .. part_begin_[k][b + 1]).
+    std::array<std::vector<int>, 3> part_begin_;
+    std::array<std::vector<AABB>, 3> part_boxes_;
     std::vector<int> active_vertices_, active_edges_, active_faces_;
     std::vector<int> active_face_groups_, active_edge_groups_;
     std::vector<std::uint8_t> flags_;
