@@ -51,6 +51,14 @@ class BroadPhase {
     std::span<const AABB> vertex_boxes() const { return vertex_boxes_; }
     std::span<const AABB> edge_boxes() const { return edge_boxes_; }
     std::span<const AABB> face_boxes() const { return face_boxes_; }
+    /// Gives the caller the boxes of the last find() in exchange for its vectors, whose storage
+    /// the next find() reuses (no copy of arrays of millions of boxes).
+    void exchange_boxes(std::vector<AABB>& vertex, std::vector<AABB>& edge,
+                        std::vector<AABB>& face) {
+        vertex_boxes_.swap(vertex);
+        edge_boxes_.swap(edge);
+        face_boxes_.swap(face);
+    }
     /// The LBVH method first keeps only the primitives whose box overlaps, in another body
     /// they may pair with, the box of a part of the primitives they can pair with (a vertex:
     /// faces; an edge: edges; a face: vertices; a body's primitives of a kind in at most

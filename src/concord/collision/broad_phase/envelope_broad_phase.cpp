@@ -79,13 +79,9 @@ void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, 
     for (int b : mesh.vertex_body) num_bodies_ = std::max(num_bodies_, b + 1);
     set_envelope(mesh, x0, x1, params.dhat, {});
     cached_ = broad_phase_.find(mesh, lo_, hi_, params);
-    // The envelope's boxes, for later updates of single bodies.
-    const auto copy = [](std::span<const AABB> from, std::vector<AABB>& to) {
-        to.assign(from.begin(), from.end());
-    };
-    copy(broad_phase_.vertex_boxes(), envelope_vertex_boxes_);
-    copy(broad_phase_.edge_boxes(), envelope_edge_boxes_);
-    copy(broad_phase_.face_boxes(), envelope_face_boxes_);
+    // The envelope's boxes, kept for later updates of single bodies.
+    broad_phase_.exchange_boxes(envelope_vertex_boxes_, envelope_edge_boxes_,
+                                envelope_face_boxes_);
     valid_ = true;
     mesh_ = &mesh;
     dhat_ = params.dhat;
