@@ -154,8 +154,11 @@ TEST(AlContactEnergy, ActiveContactsAreThePairsWithPositiveMultipliersInContactS
     EXPECT_EQ(active.size(), expected);
     // Same order as the set (kinds in contact-set order), multipliers matching.
     std::size_t j = 0;
-    for (const AlConstraint& k : e.constraints())
-        if (k.lambda > 0.0) EXPECT_EQ(lambda[j++], k.lambda);
+    for (const AlConstraint& k : e.constraints()) {
+        if (k.lambda > 0.0) {
+            EXPECT_EQ(lambda[j++], k.lambda);
+        }
+    }
     EXPECT_GT(active.point_triangle.size(), 0u);
     EXPECT_GT(active.edge_edge.size(), 0u);
     EXPECT_GT(active.point_plane.size(), 0u);
