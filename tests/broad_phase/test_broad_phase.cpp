@@ -10,6 +10,7 @@
 #include "broad_phase/random_scene.hpp"
 #include "concord/collision/broad_phase/broad_phase.hpp"
 #include "concord/collision/broad_phase/brute_force.hpp"
+#include "concord/geometry/primitives.hpp"
 #include "concord/math/error.hpp"
 
 using namespace concord;
@@ -108,6 +109,57 @@ TEST(BroadPhase, MatchesBruteForceOnALargerScene) {
         params.method = method;
         expect_same(find_candidates(s.mesh, s.x0, s.x1, params), expected, name(method));
     }
+}
+
+// A container around a pile: its box holds every other body, its parts (runs of its
+// triangles) only the bodies near its walls. The trees keep only primitives that can pair, and
+// the candidates are the brute force's.
+TEST(BroadPhase, AContainerKeepsOnlyTheBodiesNearItsWalls) {
+    Scene s;
+    std::vector<Vec3> x0, x1;
+    auto add = [&](const TriMesh& m, const Vec3& at, const Vec3& move) {
+        const int body = s.mesh.vertex_body.empty() ? 0 : s.mesh.vertex_body.back() + 1;
+        for (Eigen::Index v = 0; v < m.vertices.rows(); ++v) {
+            x0.push_back(Vec3(m.vertices.row(v)) + at);
+            x1.push_back(x0.back() + move);
+        }
+        append_body(s.mesh, body, static_cast<int>(m.vertices.rows()), m.faces, m.edges);
+    };
+    // Inner size 2 x 1 x 2, floor top at y = 0, walls at x, z = +-1.
+    add(open_box_container(Vec3(2.0, 1.0, 2.0), 0.1), Vec3(0.0, 0.55, 0.0),
+        Vec3::Zero());
+    const TriMesh ball = icosphere(0.1, 1);
+    int near_wall = 0, inside = 0;
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 2; ++j)
+            for (int k = 0; k < 5; ++k) {
+                const Vec3 at(-0.88 + 0.44 * i, 0.1 + 0.3 * j, -0.88 + 0.44 * k);
+                add(ball, at, Vec3(0.0, -0.02, 0.0));
+                const bool wall = i == 0 || i == 4 || k == 0 || k == 4 || j == 0;
+                near_wall += wall;
+                inside += !wall;
+            }
+    ASSERT_GT(inside, 0);
+    const auto n = static_cast<Eigen::Index>(x0.size());
+    s.x0.resize(n, 3);
+    s.x1.resize(n, 3);
+    for (Eigen::Index v = 0; v < n; ++v) {
+        s.x0.row(v) = x0[static_cast<std::size_t>(v)];
+        s.x1.row(v) = x1[static_cast<std::size_t>(v)];
+    }
+    BroadPhaseParams params;
+    params.dhat = 0.03;
+    const Candidates expected = brute_force_candidates(s.mesh, s.x0, s.x1, params);
+    ASSERT_GT(expected.size(), 100u);
+    BroadPhase broad_phase;
+    expect_same(broad_phase.find(s.mesh, s.x0, s.x1, params), expected, "container");
+    // The balls of the upper layer away from the walls are 0.14 m apart: none of their faces
+    // can pair, and the body boxes alone (the container's holds them) kept them all.
+    std::set<int> bodies_with_active_faces;
+    for (int f : broad_phase.active_faces())
+        bodies_with_active_faces.insert(s.mesh.face_body[static_cast<std::size_t>(f)]);
+    EXPECT_LE(bodies_with_active_faces.size(), static_cast<std::size_t>(1 + near_wall));
+    EXPECT_LT(broad_phase.active_faces().size(), static_cast<std::size_t>(s.mesh.num_faces()) / 2);
 }
 
 TEST(BroadPhase, SameResultOnOneAndTwoThreads) {

@@ -1,9 +1,9 @@
 // Broad phase: contact candidates between different bodies from swept, inflated boxes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
-#include <array>
 #include <vector>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
@@ -62,8 +62,8 @@ class BroadPhase {
     /// The LBVH method first keeps only the primitives whose box overlaps, in another body
     /// they may pair with, the box of a part of the primitives they can pair with (a vertex:
     /// faces; an edge: edges; a face: vertices; a body's primitives of a kind in at most
-    /// kPartsPerBody parts of consecutive index); its trees (bodies as groups) hold just those: the tree's
-    /// primitive i is face active_faces()[i] (edge active_edges()[i]) of the mesh.
+    /// kPartsPerBody parts of consecutive index); its trees (bodies as groups) hold just
+    /// those: the tree's primitive i is face active_faces()[i] (edge active_edges()[i]).
     const LBVH& face_tree() const { return face_tree_; }
     const LBVH& edge_tree() const { return edge_tree_; }
     std::span<const int> active_vertices() const { return active_vertices_; }
