@@ -100,3 +100,130 @@ TEST(EnvelopeBroadPhase, UpdatesOnlyTheBodiesThatLeaveTheirEnvelopes) {
     EXPECT_GT(partial, queries / 2);
     EXPECT_LT(rebuilds, queries / 4);
 }
+
+namespace {
+
+// The bodies `bodies` of s (in that order) as a scene of their own, renumbered 0, 1, ...
+Scene sub_scene(const Scene& s, const std::vector<int>& bodies) {
+    Scene out;
+    std::vector<Vec3> x0, x1;
+    for (std::size_t k = 0; k < bodies.size(); ++k) {
+        const int b = bodies[k];
+        std::vector<int> local(s.mesh.vertex_body.size(), -1);
+        int nv = 0;
+        for (std::size_t v = 0; v < s.mesh.vertex_body.size(); ++v) {
+            if (s.mesh.vertex_body[v] != b) continue;
+            local[v] = nv++;
+            x0.push_back(s.x0.row(static_cast<Eigen::Index>(v)).transpose());
+            x1.push_back(s.x1.row(static_cast<Eigen::Index>(v)).transpose());
+        }
+        std::vector<Eigen::Vector3i> faces;
+        std::vector<Eigen::Vector2i> edges;
+        for (int f = 0; f < s.mesh.num_faces(); ++f)
+            if (s.mesh.face_body[static_cast<std::size_t>(f)] == b)
+                faces.emplace_back(local[static_cast<std::size_t>(s.mesh.faces(f, 0))],
+                                   local[static_cast<std::size_t>(s.mesh.faces(f, 1))],
+                                   local[static_cast<std::size_t>(s.mesh.faces(f, 2))]);
+        for (int e = 0; e < s.mesh.num_edges(); ++e)
+            if (s.mesh.edge_body[static_cast<std::size_t>(e)] == b)
+                edges.emplace_back(local[static_cast<std::size_t>(s.mesh.edges(e, 0))],
+                                   local[static_cast<std::size_t>(s.mesh.edges(e, 1))]);
+        Faces F(static_cast<Eigen::Index>(faces.size()), 3);
+        Edges E(static_cast<Eigen::Index>(edges.size()), 2);
+        for (std::size_t i = 0; i < faces.size(); ++i)
+            F.row(static_cast<Eigen::Index>(i)) = faces[i].transpose();
+        for (std::size_t i = 0; i < edges.size(); ++i)
+            E.row(static_cast<Eigen::Index>(i)) = edges[i].transpose();
+        append_body(out.mesh, static_cast<int>(k), nv, F, E);
+    }
+    out.x0.resize(static_cast<Eigen::Index>(x0.size()), 3);
+    out.x1.resize(static_cast<Eigen::Index>(x1.size()), 3);
+    for (std::size_t v = 0; v < x0.size(); ++v) {
+        out.x0.row(static_cast<Eigen::Index>(v)) = x0[v].transpose();
+        out.x1.row(static_cast<Eigen::Index>(v)) = x1[v].transpose();
+    }
+    return out;
+}
+
+}  // namespace
+
+// A system built for a new set of bodies (an island that merged, a worker's share after the
+// planes moved) takes over the envelope of another system's bodies: its answers are a fresh
+// query's, bit for bit, whether the bodies come in the donor's order or not, whether some are
+// new to it, and whether they stayed inside their envelopes or not; and when most of them did,
+// the first query updates only the others instead of querying everything.
+TEST(EnvelopeBroadPhase, AnAdoptedEnvelopeAnswersAsAFreshQuery) {
+    std::size_t total = 0;
+    int adopted = 0, rebuilt = 0, trials = 0;
+    for (int seed = 0; seed < 16; ++seed) {
+        std::mt19937 rng(static_cast<unsigned>(300 + seed));
+        const Scene s = test::large_random_scene(rng, 50);
+        int num_bodies = 0;
+        for (int b : s.mesh.vertex_body) num_bodies = std::max(num_bodies, b + 1);
+        BroadPhaseParams params;
+        params.dhat = seed % 2 == 0 ? 1e-3 : 0.02;
+        // The donor: about three bodies in four, queried along a step's segments.
+        std::vector<int> donor_bodies, new_bodies;
+        std::bernoulli_distribution in_donor(0.75), in_new(0.6), is_new(0.1);
+        for (int b = 0; b < num_bodies; ++b) {
+            const bool d = in_donor(rng);
+            if (d) donor_bodies.push_back(b);
+            // The new system: most of its bodies from the donor, a few it lacks.
+            if (d ? in_new(rng) : is_new(rng)) new_bodies.push_back(b);
+        }
+        if (seed % 4 == 3) std::reverse(new_bodies.begin(), new_bodies.end());
+        const Scene donor_scene = sub_scene(s, donor_bodies);
+        EnvelopeBroadPhase donor;
+        for (int k = 0; k < 3; ++k) {
+            const Vertices xa = donor_scene.x0 + (0.25 * k) * (donor_scene.x1 - donor_scene.x0);
+            const Vertices xb = donor_scene.x0 + (0.25 * (k + 1)) * (donor_scene.x1 - donor_scene.x0);
+            donor.find(donor_scene.mesh, xa, xb, params);
+        }
+        // Body b of the new scene is donor body donor_body[b].
+        const Scene fresh = sub_scene(s, new_bodies);
+        std::vector<int> donor_body;
+        for (int b : new_bodies) {
+            const auto it = std::find(donor_bodies.begin(), donor_bodies.end(), b);
+            donor_body.push_back(it == donor_bodies.end()
+                                     ? -1
+                                     : static_cast<int>(it - donor_bodies.begin()));
+        }
+        EnvelopeBroadPhase envelope;
+        // Half of the trials name where the next query starts (bodies outside their envelope
+        // there are left out, as in a step's preparation).
+        const Vertices start = fresh.x0 + 0.75 * (fresh.x1 - fresh.x0);
+        envelope.adopt(donor, donor_scene.mesh, fresh.mesh, donor_body,
+                       seed % 2 == 0 ? &start : nullptr);
+        ASSERT_TRUE(envelope.cached() || envelope.adopted_bodies() == 0);
+        adopted += envelope.adopted_bodies();
+        // Queries where the donor stopped (inside its envelope), then farther on (outside).
+        for (double t : {0.75, 0.8, 1.0, 1.5}) {
+            const Vertices xa = fresh.x0 + 0.75 * (fresh.x1 - fresh.x0);
+            const Vertices xb = fresh.x0 + t * (fresh.x1 - fresh.x0);
+            const Candidates found = envelope.find(fresh.mesh, xa, xb, params);
+            const Candidates expected = brute_force_candidates(fresh.mesh, xa, xb, params);
+            ASSERT_EQ(found.point_triangle, expected.point_triangle) << "seed " << seed << " t " << t;
+            ASSERT_EQ(found.edge_edge, expected.edge_edge) << "seed " << seed << " t " << t;
+            total += expected.size();
+            if (t == 0.75) rebuilt += envelope.rebuilds();  // the first query's
+        }
+        ++trials;
+    }
+    EXPECT_GT(total, 2000u);  // not a comparison of empty sets
+    EXPECT_GT(adopted, 16 * 15);  // most bodies were taken over
+    // Bodies new to the donor hold less than a quarter of the vertices in most trials: their
+    // first query was answered without querying every body again.
+    EXPECT_LT(rebuilt, trials / 2);
+}
+
+// Adopting from a donor that holds no envelope leaves the cache empty (the next find builds one).
+TEST(EnvelopeBroadPhase, AdoptingFromAnEmptyDonorChangesNothing) {
+    std::mt19937 rng(7);
+    const Scene s = test::large_random_scene(rng, 10);
+    EnvelopeBroadPhase donor, envelope;
+    std::vector<int> identity(10);
+    for (int b = 0; b < 10; ++b) identity[static_cast<std::size_t>(b)] = b;
+    envelope.adopt(donor, s.mesh, s.mesh, identity);
+    EXPECT_FALSE(envelope.cached());
+    EXPECT_EQ(envelope.adopted_bodies(), 0);
+}

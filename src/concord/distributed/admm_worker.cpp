@@ -97,6 +97,10 @@ constexpr int kSpectralPeriod = 2;
 struct AdmmWorker::LocalSystem {
     std::unique_ptr<StepSystem> system;
     ConsensusEnergy consensus;
+    /// Built this step: the system, of this step or the last, whose broad-phase envelope it
+    /// starts from when prepared (LocalSystemRef::donor); cleared at the step's end.
+    const StepSystem* donor = nullptr;
+    LocalSystemRef ref() { return {system.get(), &consensus, donor}; }
 };
 
 // Everything one step works on, from the command to the controller's verdict.
@@ -269,6 +273,11 @@ AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies
     auto ls = std::make_unique<LocalSystem>();
     ls->system = std::make_unique<StepSystem>(model_, bodies, nullptr, &rep);
     ls->system->add_term(ls->consensus);
+    // A new set of bodies (an island that merged or split, a share that changed as the planes
+    // moved): when prepared, its broad phase starts from the envelope of the system, of this
+    // step or the last, that holds most of them, and queries only the others.
+    ls->donor = donors_.donor_for(bodies);
+    donors_.add(*ls->system);
     return *kept_.emplace(std::move(key), std::move(ls)).first->second;
 }
 
@@ -309,6 +318,7 @@ void AdmmWorker::step(const StepCommand& cmd) {
     run.problem.reset();
     systems_ = std::move(kept_);  // the systems no longer in use go
     kept_.clear();
+    for (auto& [key, ls] : systems_) ls->donor = nullptr;  // donors live for one step
 }
 
 void AdmmWorker::exchange_bodies(Run& run) {
@@ -390,6 +400,8 @@ void AdmmWorker::build_local_problem(Run& run) {
             ++s;
         }
     }
+    donors_.clear();  // the last step's systems, then this step's as they are built
+    for (const auto& [key, ls] : systems_) donors_.add(*ls->system);
     run.local = &local_system(run.ids, run.masks);
     run.q = model_.initial_state();
     run.q_tilde = run.q;
@@ -425,11 +437,10 @@ void AdmmWorker::build_local_problem(Run& run) {
     for (const SharedBody& sb : run.shared) shared_local.push_back(sb.local);
     const LocalSystemSource source = [this](const std::vector<int>& ids,
                                             const std::vector<std::uint64_t>& masks) {
-        LocalSystem& ls = local_system(ids, masks);
-        return LocalSystemRef{ls.system.get(), &ls.consensus};
+        return local_system(ids, masks).ref();
     };
     run.problem = std::make_unique<LocalProblem>(
-        model_, LocalSystemRef{run.local->system.get(), &run.local->consensus}, run.ids, run.masks,
+        model_, run.local->ref(), run.ids, run.masks,
         shared_local, *run.in, run.cmd.kappa, run.cmd.spec.local_islands, source);
     run.system().gather(run.q, run.x);
 }

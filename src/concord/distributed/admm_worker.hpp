@@ -92,6 +92,8 @@ class AdmmWorker {
     using SystemKey = std::pair<std::vector<int>, std::vector<std::uint64_t>>;
     using SystemCache = std::map<SystemKey, std::unique_ptr<LocalSystem>>;
     SystemCache systems_, kept_;
+    /// The systems of systems_ and kept_, for new systems to take a broad-phase envelope from.
+    BroadPhaseDonors donors_;
 };
 
 }  // namespace concord

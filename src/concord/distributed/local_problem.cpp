@@ -166,8 +166,14 @@ bool LocalProblem::splits(const Groups& g) {
 LocalProblem::Part LocalProblem::make_part(std::vector<int> index, double kappa) {
     Part part{source_(world_ids(ids_, index), masks_of(masks_, index)), std::move(index)};
     part.ref.consensus->set_terms({});
-    part.ref.system->prepare(in_, kappa);
+    prepare(part.ref, kappa);
     return part;
+}
+
+void LocalProblem::prepare(const LocalSystemRef& ref, double kappa) {
+    if (ref.donor && !ref.system->broad_phase_cached())
+        ref.system->adopt_broad_phase(*ref.donor, in_.q);
+    ref.system->prepare(in_, kappa);
 }
 
 void LocalProblem::set_coupled(Part part) {
@@ -180,7 +186,7 @@ void LocalProblem::set_coupled(Part part) {
 StepSystem& LocalProblem::whole() {
     if (!whole_prepared_) {
         whole_.consensus->set_terms({});
-        whole_.system->prepare(in_, kappa_start_);
+        prepare(whole_, kappa_start_);
         whole_prepared_ = true;
     }
     return *whole_.system;

@@ -37,6 +37,9 @@ namespace concord {
 struct LocalSystemRef {
     StepSystem* system = nullptr;
     ConsensusEnergy* consensus = nullptr;
+    /// For a system built for this step: the system (alive for the step) whose broad-phase
+    /// envelope it starts from when first prepared (StepSystem::adopt_broad_phase); null: none.
+    const StepSystem* donor = nullptr;
 };
 /// The worker's system over these world bodies (sorted) with these holder sets (replication
 /// weights from them), kept by the worker across steps.
@@ -133,6 +136,9 @@ class LocalProblem {
     static bool splits(const Groups& g);
     /// A system over these whole-system indices from the source, prepared for the step.
     Part make_part(std::vector<int> index, double kappa);
+    /// Prepares a system for the step, its broad phase first seeded from its donor if it has
+    /// none yet.
+    void prepare(const LocalSystemRef& ref, double kappa);
     void set_coupled(Part part);
     NewtonStats solve_once(VecX& x, double kappa, const std::vector<ConsensusTerm>& terms,
                            const SolverParams& inexact, const SolverParams& exact);

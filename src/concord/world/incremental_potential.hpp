@@ -64,6 +64,17 @@ class IncrementalPotential final : public ConstrainedNewtonProblem {
 
     /// Forget cached candidates (call at the start of every Newton solve).
     void reset();
+    /// Seeds the broad phase's envelope from another potential's over a surface that shares
+    /// bodies with this one (EnvelopeBroadPhase::adopt; donor_body[b]: body b's index in the
+    /// donor's surface, -1 where it has none). Answers are unchanged; only their cost is.
+    /// q: the system state where the next query starts (EnvelopeBroadPhase::adopt's x).
+    void adopt_broad_phase(const IncrementalPotential& donor, std::span<const int> donor_body,
+                           const VecX& q) {
+        const Vertices x = surface_.positions(q);
+        broad_phase_.adopt(donor.broad_phase_, donor.surface_.mesh, surface_.mesh, donor_body, &x);
+    }
+    /// The broad phase (for tests and statistics).
+    const EnvelopeBroadPhase& broad_phase() const { return broad_phase_; }
     /// The time step h of the potential (its h^2 factors, the step measure and the weights).
     void set_time_step(double h) { config_.time_step = h; }
     /// New per-body convergence masses (IncrementalPotentialConfig::body_mass), same bodies.

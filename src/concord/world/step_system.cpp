@@ -270,6 +270,62 @@ double starting_barrier_stiffness(const WorldModel& model, double kappa,
                     std::clamp(-total.dot / total.norm_sq, model.kappa_min, model.kappa_max));
 }
 
+int StepSystem::adopt_broad_phase(const StepSystem& donor, const VecX& q) {
+    // Both body lists are sorted world indices; each surface numbers its bodies by position.
+    std::vector<int> donor_body(bodies_.size(), -1);
+    std::size_t j = 0;
+    for (std::size_t k = 0; k < bodies_.size(); ++k) {
+        while (j < donor.bodies_.size() && donor.bodies_[j] < bodies_[k]) ++j;
+        if (j < donor.bodies_.size() && donor.bodies_[j] == bodies_[k])
+            donor_body[k] = static_cast<int>(j);
+    }
+    VecX q_system;
+    gather(q, q_system);
+    potential_->adopt_broad_phase(*donor.potential_, donor_body, q_system);
+    return potential_->broad_phase().adopted_bodies();
+}
+
+bool StepSystem::broad_phase_cached() const { return potential_->broad_phase().cached(); }
+
+void BroadPhaseDonors::clear() {
+    systems_.clear();
+    for (std::vector<int>& h : holding_) h.clear();
+}
+
+void BroadPhaseDonors::add(const StepSystem& system) {
+    const int index = static_cast<int>(systems_.size());
+    systems_.push_back(&system);
+    const std::vector<int>& bodies = system.bodies();
+    for (std::size_t k = 0; k < bodies.size(); ++k) {
+        if (!system.movable(static_cast<int>(k))) continue;
+        const auto b = static_cast<std::size_t>(bodies[k]);
+        if (holding_.size() <= b) holding_.resize(b + 1);
+        holding_[b].push_back(index);
+    }
+}
+
+const StepSystem* BroadPhaseDonors::donor_for(const std::vector<int>& bodies) const {
+    std::vector<std::pair<int, int>> votes;  // (system, movable bodies in common), by system
+    for (int b : bodies) {
+        if (static_cast<std::size_t>(b) >= holding_.size()) continue;
+        for (int s : holding_[static_cast<std::size_t>(b)]) {
+            auto it = std::lower_bound(votes.begin(), votes.end(), std::make_pair(s, 0));
+            if (it == votes.end() || it->first != s) it = votes.insert(it, {s, 0});
+            ++it->second;
+        }
+    }
+    const StepSystem* best = nullptr;
+    int best_votes = 0;
+    for (const auto& [s, n] : votes) {
+        const StepSystem* system = systems_[static_cast<std::size_t>(s)];
+        if (n > best_votes && system->broad_phase_cached()) {
+            best = system;
+            best_votes = n;
+        }
+    }
+    return best;
+}
+
 StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
     VecX q_tilde;
     gather(in.q, q_start_);

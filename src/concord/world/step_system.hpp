@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "concord/energy/barrier_energy.hpp"
@@ -99,6 +100,17 @@ class StepSystem {
     /// and weights may change), keeping its surface and broad-phase caches. Systems with
     /// reduced elastic bodies or joints keep the shares they were built with (logic_error).
     void set_replication(const SystemReplication& replication);
+    /// Seeds this system's broad-phase envelope from `donor`'s, for the bodies both hold that
+    /// lie inside their envelope at the world state q (the start of the step about to be
+    /// prepared; EnvelopeBroadPhase::adopt): a system built for a new set of bodies then
+    /// queries only the other bodies instead of every primitive. Returns the bodies taken over
+    /// (none when the others hold many of the vertices: the first query rebuilds anyway). The
+    /// step's answers are the same as without.
+    int adopt_broad_phase(const StepSystem& donor, const VecX& q);
+    /// Whether the broad phase holds an envelope another system can adopt.
+    bool broad_phase_cached() const;
+    /// Whether system body k is movable.
+    bool movable(int k) const { return movable_[static_cast<std::size_t>(k)]; }
     /// Whether set_replication() is available for this system.
     bool replication_settable() const;
     /// World indices of the movable bodies (the unknowns).
@@ -208,6 +220,26 @@ class StepSystem {
     std::unique_ptr<IncrementalPotential> potential_;
     std::unique_ptr<AlContactEnergy> al_;  ///< augmented-Lagrangian contact; null: barrier
     std::optional<AlMemoryNames> al_names_;
+};
+
+/// Systems whose broad-phase envelopes a system built for a new set of bodies can start from
+/// (StepSystem::adopt_broad_phase), indexed by their movable bodies: World and the ADMM worker
+/// list the systems of the last step and those of this one as they come, and ask for the donor
+/// of each new system. Finding one costs a look-up per movable body of the new system.
+class BroadPhaseDonors {
+  public:
+    /// Forgets every system (at the start of a step: the last step's systems may be gone).
+    void clear();
+    /// Lists a system (kept by pointer: it must outlive the next clear()).
+    void add(const StepSystem& system);
+    /// Of the listed systems whose broad phase holds an envelope, the one that has the most of
+    /// the movable bodies among `bodies` (sorted world indices); ties go to the first listed.
+    /// Null when none shares a movable body.
+    const StepSystem* donor_for(const std::vector<int>& bodies) const;
+
+  private:
+    std::vector<const StepSystem*> systems_;
+    std::vector<std::vector<int>> holding_;  ///< per world body: indices into systems_
 };
 
 }  // namespace concord

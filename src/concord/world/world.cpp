@@ -80,6 +80,9 @@ struct World::Impl final : SubstepSolver {
     SolverParams params;
     std::unique_ptr<StepSystem> whole;  ///< every body: islands off, a single island, fallback
     std::map<std::vector<int>, std::unique_ptr<StepSystem>> island_systems;
+    /// whole and the island systems of the last step and this one: new islands' broad phases
+    /// start from their envelopes.
+    BroadPhaseDonors donors;
 
     TimeStepper stepper;  ///< the evolving state and the substep schedule
     std::vector<Vec12> external_acceleration;
@@ -100,8 +103,11 @@ struct World::Impl final : SubstepSolver {
                        SubstepOutcome& out);
     /// Islands of the movable bodies whose vertices stay within `bounds` during the step.
     std::vector<Island> find_step_islands(const MotionBounds& bounds);
+    /// The system of an island (kept from the last step, or new: its broad phase then starts
+    /// from a donor's envelope at the step's start q).
     StepSystem& island_system(const std::vector<int>& bodies,
-                              std::map<std::vector<int>, std::unique_ptr<StepSystem>>& kept);
+                              std::map<std::vector<int>, std::unique_ptr<StepSystem>>& kept,
+                              const VecX& q);
     SubstepAttempt attempt(const WorldState& s, double dt, double t_end) override;
     void conclude(SubstepVerdict verdict) override;
     void record(const SubstepOutcome& o, bool final_attempt);
@@ -238,12 +244,20 @@ std::vector<Island> World::Impl::find_step_islands(const MotionBounds& bounds) {
 }
 
 StepSystem& World::Impl::island_system(
-    const std::vector<int>& bodies, std::map<std::vector<int>, std::unique_ptr<StepSystem>>& kept) {
+    const std::vector<int>& bodies, std::map<std::vector<int>, std::unique_ptr<StepSystem>>& kept,
+    const VecX& q) {
     if (auto k = kept.find(bodies); k != kept.end()) return *k->second;
     auto it = island_systems.find(bodies);
-    std::unique_ptr<StepSystem> sys = it != island_systems.end()
-                                          ? std::move(it->second)
-                                          : std::make_unique<StepSystem>(model, bodies);
+    std::unique_ptr<StepSystem> sys;
+    if (it != island_systems.end()) {
+        sys = std::move(it->second);
+    } else {
+        sys = std::make_unique<StepSystem>(model, bodies);
+        // A new island (islands merged or split): its broad phase starts from the envelope of
+        // the system, of this step or the last, that holds most of its bodies.
+        if (const StepSystem* donor = donors.donor_for(bodies)) sys->adopt_broad_phase(*donor, q);
+        donors.add(*sys);
+    }
     StepSystem& ref = *sys;
     kept.emplace(bodies, std::move(sys));
     return ref;
@@ -274,6 +288,9 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
     std::vector<StepSystem*> systems;
     MotionBounds bounds;
     std::map<std::vector<int>, std::unique_ptr<StepSystem>> kept;
+    donors.clear();
+    donors.add(*whole);
+    for (const auto& [key, sys] : island_systems) donors.add(*sys);
     const int num_movable =
         static_cast<int>(std::count(model.movable.begin(), model.movable.end(), true));
     // Joined bodies must be solved together; scenes with joints are solved as one system.
@@ -287,7 +304,7 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
         const std::vector<Island> islands = find_step_islands(bounds);
         if (islands.size() > 1)
             for (const Island& island : islands)
-                systems.push_back(&island_system(island.bodies(), kept));
+                systems.push_back(&island_system(island.bodies(), kept, q));
         out.t_islands = seconds_since(t0);
     }
     if (systems.empty()) {
@@ -325,7 +342,7 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
                     const bool solved =
                         std::find(out.island_bodies.begin(), out.island_bodies.end(),
                                   island.movable) != out.island_bodies.end();
-                    if (!solved) merged.push_back(&island_system(key, kept));
+                    if (!solved) merged.push_back(&island_system(key, kept, q));
                 }
         }
         out.t_islands += seconds_since(t0);

@@ -5,6 +5,8 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 
 #include "concord/collision/broad_phase/candidate_blocks.hpp"
 #include "concord/collision/broad_phase/swept_boxes.hpp"
@@ -18,6 +20,13 @@ namespace {
 bool outside(const Vertices& x, const Vertices& lo, const Vertices& hi, Eigen::Index v) {
     return (x.row(v).array() < lo.row(v).array()).any() ||
            (x.row(v).array() > hi.row(v).array()).any();
+}
+
+// Whether vertex v of x lies outside the envelope row w of lo/hi.
+bool outside_of(const Vertices& x, Eigen::Index v, const Vertices& lo, const Vertices& hi,
+                Eigen::Index w) {
+    return (x.row(v).array() < lo.row(w).array()).any() ||
+           (x.row(v).array() > hi.row(w).array()).any();
 }
 
 // Calls find(i, out) for i in [0, n) in blocks, each block appending to its own list, and
@@ -75,8 +84,7 @@ void EnvelopeBroadPhase::set_envelope(const CollisionMesh& mesh, const Vertices&
 
 void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                                  const BroadPhaseParams& params) {
-    num_bodies_ = 0;
-    for (int b : mesh.vertex_body) num_bodies_ = std::max(num_bodies_, b + 1);
+    set_ranges(mesh);
     set_envelope(mesh, x0, x1, params.dhat, {});
     cached_ = broad_phase_.find(mesh, lo_, hi_, params);
     // The envelope's boxes, kept for later updates of single bodies.
@@ -243,6 +251,173 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
                is_moved(edge_body[static_cast<std::size_t>(c.edge_b)]);
     });
     ++partial_updates_;
+}
+
+namespace {
+
+// Where each body's primitives of one kind start and how many it has (body[i]: the body of
+// primitive i); count -1 for a body whose primitives are not consecutive.
+void body_ranges(const std::vector<int>& body, int num_bodies, std::vector<int>& first,
+                 std::vector<int>& count) {
+    first.assign(static_cast<std::size_t>(num_bodies), -1);
+    count.assign(static_cast<std::size_t>(num_bodies), 0);
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        const auto b = static_cast<std::size_t>(body[i]);
+        if (count[b] < 0) continue;
+        if (first[b] < 0) {
+            first[b] = static_cast<int>(i);
+        } else if (static_cast<std::size_t>(first[b] + count[b]) != i) {
+            count[b] = -1;  // not consecutive
+            continue;
+        }
+        ++count[b];
+    }
+}
+
+int num_bodies_of(const CollisionMesh& mesh) {
+    int n = 0;
+    for (const auto* body : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
+        for (int b : *body) n = std::max(n, b + 1);
+    return n;
+}
+
+}  // namespace
+
+void EnvelopeBroadPhase::set_ranges(const CollisionMesh& mesh) {
+    num_bodies_ = num_bodies_of(mesh);
+    body_ranges(mesh.vertex_body, num_bodies_, vertices_of_.first, vertices_of_.count);
+    body_ranges(mesh.edge_body, num_bodies_, edges_of_.first, edges_of_.count);
+    body_ranges(mesh.face_body, num_bodies_, faces_of_.first, faces_of_.count);
+}
+
+void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionMesh& donor_mesh,
+                               const CollisionMesh& mesh, std::span<const int> donor_body,
+                               const Vertices* x) {
+    adopted_bodies_ = 0;
+    if (!donor.valid_ || donor.mesh_ != &donor_mesh) return;
+    validate_collision_mesh(mesh);
+    set_ranges(mesh);
+    const int n = num_bodies_;
+    if (donor_body.size() < static_cast<std::size_t>(n))
+        throw std::invalid_argument("EnvelopeBroadPhase::adopt: one donor body per body needed");
+    const Ranges &v = vertices_of_, &e = edges_of_, &f = faces_of_;
+    const Ranges &dv = donor.vertices_of_, &de = donor.edges_of_, &df = donor.faces_of_;
+    // The bodies taken over, in increasing order here; whether their donor bodies are too
+    // (then the renumbering keeps the donor's pair order).
+    std::vector<std::pair<int, int>> taken;  // (body here, donor body)
+    bool in_order = true;
+    for (int b = 0; b < n; ++b) {
+        const int d = donor_body[static_cast<std::size_t>(b)];
+        if (d < 0 || d >= donor.num_bodies_) continue;
+        const auto bi = static_cast<std::size_t>(b), di = static_cast<std::size_t>(d);
+        if (v.count[bi] < 0 || e.count[bi] < 0 || f.count[bi] < 0 ||
+            v.count[bi] != dv.count[di] || e.count[bi] != de.count[di] ||
+            f.count[bi] != df.count[di])
+            continue;
+        // A body that already left its envelope would be queried again at once.
+        if (x != nullptr) {
+            bool inside = true;
+            for (int k = 0; k < v.count[bi] && inside; ++k)
+                inside = !outside_of(*x, v.first[bi] + k, donor.lo_, donor.hi_, dv.first[di] + k);
+            if (!inside) continue;
+        }
+        if (!taken.empty() && taken.back().second >= d) in_order = false;
+        taken.push_back({b, d});
+    }
+    // Donor body -> body here (a donor body named twice is taken once).
+    std::vector<int> here(static_cast<std::size_t>(donor.num_bodies_), -1);
+    for (auto it = taken.begin(); it != taken.end();) {
+        int& slot = here[static_cast<std::size_t>(it->second)];
+        if (slot >= 0) {
+            it = taken.erase(it);
+            continue;
+        }
+        slot = it->first;
+        ++it;
+    }
+    adopted_bodies_ = static_cast<int>(taken.size());
+    if (taken.empty()) return;
+    if (x != nullptr) {
+        // The bodies left to query hold many of the vertices: the next find queries them all.
+        Eigen::Index kept_vertices = 0;
+        for (const auto& [b, d] : taken) kept_vertices += v.count[static_cast<std::size_t>(b)];
+        if (static_cast<double>(mesh.num_vertices() - kept_vertices) >
+            kFullRebuildShare * static_cast<double>(mesh.num_vertices())) {
+            adopted_bodies_ = 0;
+            return;
+        }
+    }
+
+    const Eigen::Index V = mesh.num_vertices();
+    const double inf = std::numeric_limits<double>::infinity();
+    // A body not taken over has lo > hi: any position lies outside, so the next find gives it
+    // an envelope and queries its pairs.
+    lo_.setConstant(V, 3, inf);
+    hi_.setConstant(V, 3, -inf);
+    envelope_vertex_boxes_.assign(static_cast<std::size_t>(V), AABB{});
+    envelope_edge_boxes_.assign(static_cast<std::size_t>(mesh.num_edges()), AABB{});
+    envelope_face_boxes_.assign(static_cast<std::size_t>(mesh.num_faces()), AABB{});
+    cached_.point_triangle.clear();
+    cached_.edge_edge.clear();
+    // Primitive i of the donor (of kind `from`, its body `donor_of[i]`) numbered here; -1 when
+    // its body was not taken over.
+    auto renumber = [&](int i, const std::vector<int>& donor_of, const Ranges& from,
+                        const Ranges& to) {
+        const auto d = static_cast<std::size_t>(donor_of[static_cast<std::size_t>(i)]);
+        const int b = here[d];
+        if (b < 0) return -1;
+        return to.first[static_cast<std::size_t>(b)] + (i - from.first[d]);
+    };
+    for (const auto& [b, d] : taken) {
+        const auto bi = static_cast<std::size_t>(b), di = static_cast<std::size_t>(d);
+        if (const Eigen::Index nv = v.count[bi]; nv > 0) {
+            lo_.middleRows(v.first[bi], nv) = donor.lo_.middleRows(dv.first[di], nv);
+            hi_.middleRows(v.first[bi], nv) = donor.hi_.middleRows(dv.first[di], nv);
+        }
+        auto copy = [](const std::vector<AABB>& from, int from_first, std::vector<AABB>& to,
+                       int to_first, int count) {
+            if (count > 0) std::copy_n(from.begin() + from_first, count, to.begin() + to_first);
+        };
+        copy(donor.envelope_vertex_boxes_, dv.first[di], envelope_vertex_boxes_, v.first[bi],
+             v.count[bi]);
+        copy(donor.envelope_edge_boxes_, de.first[di], envelope_edge_boxes_, e.first[bi],
+             e.count[bi]);
+        copy(donor.envelope_face_boxes_, df.first[di], envelope_face_boxes_, f.first[bi],
+             f.count[bi]);
+        // The donor's pairs whose vertex (lower edge) lies on this body: one sorted run of
+        // its lists. Each pair is visited once, from the body of its vertex (lower edge).
+        const auto& pt = donor.cached_.point_triangle;
+        const int v_end = dv.first[di] + dv.count[di];
+        for (auto it = std::lower_bound(pt.begin(), pt.end(),
+                                        PointTriangleCandidate{dv.first[di], -1});
+             it != pt.end() && it->vertex < v_end; ++it) {
+            const int ff = renumber(it->face, donor_mesh.face_body, df, f);
+            if (ff >= 0)
+                cached_.point_triangle.push_back(
+                    {v.first[bi] + (it->vertex - dv.first[di]), ff});
+        }
+        const auto& ee = donor.cached_.edge_edge;
+        const int e_end = de.first[di] + de.count[di];
+        for (auto it = std::lower_bound(ee.begin(), ee.end(), EdgeEdgeCandidate{de.first[di], -1});
+             it != ee.end() && it->edge_a < e_end; ++it) {
+            const int other = renumber(it->edge_b, donor_mesh.edge_body, de, e);
+            if (other < 0) continue;
+            const int mine = e.first[bi] + (it->edge_a - de.first[di]);
+            cached_.edge_edge.push_back({std::min(mine, other), std::max(mine, other)});
+        }
+    }
+    // Bodies taken in the donor's order keep its sorted order; otherwise sort.
+    if (!in_order) {
+        std::sort(cached_.point_triangle.begin(), cached_.point_triangle.end());
+        std::sort(cached_.edge_edge.begin(), cached_.edge_edge.end());
+    }
+
+    valid_ = true;
+    mesh_ = &mesh;
+    dhat_ = donor.dhat_;
+    method_ = donor.method_;
+    last_answer_ = donor.last_answer_;
+    list_used(mesh);
 }
 
 Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x0,

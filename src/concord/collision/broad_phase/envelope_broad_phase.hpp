@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "concord/collision/broad_phase/broad_phase.hpp"
@@ -26,6 +27,29 @@ class EnvelopeBroadPhase {
                     const BroadPhaseParams& params = {});
     /// Forget the cached envelope (e.g. when the mesh or the pair filter change).
     void reset() { valid_ = false; }
+    /// Seeds this cache, for `mesh`, from `donor`'s over `donor_mesh`, a mesh that holds some of
+    /// the same bodies: body b of `mesh` is body donor_body[b] there (-1: not there). Such a
+    /// body's envelope and the cached pairs among such bodies are taken over; the other bodies
+    /// get an envelope at the next find, as bodies that left theirs do (and when they hold
+    /// more than kFullRebuildShare of the vertices, the whole envelope is queried afresh).
+    /// Each taken body must have the same vertices, edges and faces in the same order in both
+    /// meshes, each kind consecutive (as append_bodies lays a body out); a body whose counts
+    /// differ is treated as new. The pair filter of later queries must agree with the donor's
+    /// on the taken bodies. Answers stay those of a fresh query, bit for bit. Does nothing when
+    /// the donor holds no cache or no body is taken over. For a system built afresh when its set of bodies changes (an
+    /// island that merged, a worker's share after the planes moved), which otherwise queries
+    /// every primitive again.
+    ///
+    /// `x` (optional): the positions of `mesh` where the next query starts. A body with a vertex
+    /// outside its envelope there is not taken over, and nothing is when the bodies left out
+    /// hold more than kFullRebuildShare of the vertices (the next find queries everything).
+    void adopt(const EnvelopeBroadPhase& donor, const CollisionMesh& donor_mesh,
+               const CollisionMesh& mesh, std::span<const int> donor_body,
+               const Vertices* x = nullptr);
+    /// Whether the cache holds an envelope (for tests).
+    bool cached() const { return valid_; }
+    /// Bodies taken over by the last adopt() (for tests and statistics).
+    int adopted_bodies() const { return adopted_bodies_; }
     /// Envelope queries over every body (for tests and statistics).
     int rebuilds() const { return rebuilds_; }
     /// Envelope updates of only the bodies that left their envelopes.
@@ -59,7 +83,15 @@ class EnvelopeBroadPhase {
     void update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
                        const std::vector<std::uint8_t>& moved);
 
+    /// Where each body's vertices, edges and faces start and how many it has (count -1: not
+    /// consecutive), set with the mesh by rebuild() and adopt().
+    struct Ranges {
+        std::vector<int> first, count;
+    };
+    void set_ranges(const CollisionMesh& mesh);
+
     BroadPhase broad_phase_;
+    Ranges vertices_of_, edges_of_, faces_of_;
     bool valid_ = false;
     const CollisionMesh* mesh_ = nullptr;
     double dhat_ = 0.0;
@@ -75,6 +107,7 @@ class EnvelopeBroadPhase {
     std::size_t last_answer_ = 0;
     int rebuilds_ = 0;
     int partial_updates_ = 0;
+    int adopted_bodies_ = 0;
 };
 
 }  // namespace concord

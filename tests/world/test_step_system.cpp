@@ -1,0 +1,97 @@
+// StepSystem's broad-phase hand-over: a system built for a new set of bodies starts from the
+// envelope of another system that holds some of them (BroadPhaseDonors picks which), and its
+// contacts are those of a system built afresh, bit for bit.
+#include <gtest/gtest.h>
+
+#include "concord/world/step_system.hpp"
+#include "concord/world/world_model.hpp"
+#include "world_test_util.hpp"
+
+namespace concord {
+namespace {
+
+// Five unit boxes in a row, 0.5 mm apart (inside d-hat = 1 mm): every neighbour is in contact.
+WorldModel row_of_boxes() {
+    SceneSpec s;
+    s.time_step = 0.01;
+    s.contact.dhat = 1e-3;
+    for (int i = 0; i < 5; ++i)
+        s.bodies.push_back(test::box_body(std::string(1, static_cast<char>('a' + i)),
+                                          Vec3(1.0005 * i, 0, 0)));
+    return build_world_model(s);
+}
+
+struct Prepared {
+    StiffnessBalance balance;
+    std::size_t contacts = 0;
+};
+
+Prepared prepare(StepSystem& sys, const WorldModel& model) {
+    const VecX q = model.initial_state();
+    const StepInput in{q, q, q, 0.01, 0.01};
+    Prepared p;
+    p.balance = sys.prepare(in, 1e4);
+    p.contacts = sys.contacts().size();
+    return p;
+}
+
+TEST(BroadPhaseDonors, PicksTheCachedSystemWithTheMostBodiesInCommon) {
+    const WorldModel model = row_of_boxes();
+    StepSystem a(model, {0, 1, 2, 3}), b(model, {3, 4});
+    BroadPhaseDonors donors;
+    donors.add(a);
+    donors.add(b);
+    EXPECT_EQ(donors.donor_for({2, 3, 4}), nullptr);  // neither holds an envelope yet
+    prepare(b, model);
+    EXPECT_EQ(donors.donor_for({2, 3, 4}), &b);  // the only one with an envelope
+    prepare(a, model);
+    EXPECT_EQ(donors.donor_for({3, 4}), &b);        // two in common against one
+    EXPECT_EQ(donors.donor_for({1, 2, 3, 4}), &a);  // three against two
+    EXPECT_EQ(donors.donor_for({2, 3, 4}), &a);     // a tie goes to the first listed
+    EXPECT_EQ(donors.donor_for({}), nullptr);
+    donors.clear();
+    EXPECT_EQ(donors.donor_for({1, 2, 3, 4}), nullptr);
+}
+
+TEST(StepSystem, AnAdoptedBroadPhaseGivesTheContactsOfAFreshOne) {
+    const WorldModel model = row_of_boxes();
+    StepSystem donor(model, {0, 1, 2, 3});
+    const Prepared d0 = prepare(donor, model);
+    ASSERT_TRUE(donor.broad_phase_cached());
+
+    StepSystem adopted(model, {1, 2, 3, 4}), fresh(model, {1, 2, 3, 4});
+    EXPECT_FALSE(adopted.broad_phase_cached());
+    const VecX q0 = model.initial_state();
+    EXPECT_EQ(adopted.adopt_broad_phase(donor, q0), 3);  // bodies 1, 2 and 3
+    EXPECT_TRUE(adopted.broad_phase_cached());
+    const Prepared p = prepare(adopted, model), q = prepare(fresh, model);
+    EXPECT_GT(q.contacts, 0u);
+    EXPECT_EQ(p.contacts, q.contacts);
+    // The stiffness balance sums over every contact: equal bit for bit only with the same
+    // contacts in the same order.
+    EXPECT_EQ(p.balance.dot, q.balance.dot);
+    EXPECT_EQ(p.balance.norm_sq, q.balance.norm_sq);
+
+    // Bodies that left their envelopes are not taken over; when they hold more than a quarter
+    // of the vertices, nothing is (the first query queries everything anyway).
+    VecX moved = q0;
+    moved.head<3>() += Vec3(0, 1e-5, 0);  // body 0 moved within d-hat's margin: still inside
+    moved.segment<3>(12 * 1) += Vec3(0, 0.1, 0);  // body 1 up by 10 cm
+    StepSystem one_out(model, {0, 1, 2, 3});
+    EXPECT_EQ(one_out.adopt_broad_phase(donor, moved), 3);  // a quarter of the vertices left out
+    const Prepared p1 = prepare(one_out, model);  // (at q0 after all: body 1 is queried again)
+    EXPECT_EQ(p1.contacts, d0.contacts);
+    EXPECT_EQ(p1.balance.dot, d0.balance.dot);
+    moved.segment<3>(12 * 2) += Vec3(0, 0.1, 0);  // and body 2: half of them
+    StepSystem two_out(model, {0, 1, 2, 3});
+    EXPECT_EQ(two_out.adopt_broad_phase(donor, moved), 0);
+    EXPECT_FALSE(two_out.broad_phase_cached());
+
+    // A donor with no body in common hands nothing over.
+    StepSystem lone(model, {4});
+    EXPECT_EQ(lone.adopt_broad_phase(donor, q0), 0);
+    EXPECT_FALSE(lone.broad_phase_cached());
+}
+
+}  // namespace
+}  // namespace concord
