@@ -2,11 +2,13 @@
 // sequence of Newton-like segments, and most queries reuse the envelope.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "broad_phase/random_scene.hpp"
 #include "concord/collision/broad_phase/brute_force.hpp"
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
+#include "concord/math/error.hpp"
 
 using namespace concord;
 using concord::test::Scene;
@@ -226,4 +228,30 @@ TEST(EnvelopeBroadPhase, AdoptingFromAnEmptyDonorChangesNothing) {
     envelope.adopt(donor, s.mesh, s.mesh, identity);
     EXPECT_FALSE(envelope.cached());
     EXPECT_EQ(envelope.adopted_bodies(), 0);
+}
+
+// A system of one body (an island alone, most of a falling scene's systems) has no candidates:
+// the answer is empty and no envelope is built or kept; its input is still checked; and once a
+// second body is there the query is exact again.
+TEST(EnvelopeBroadPhase, OneBodyKeepsNoEnvelope) {
+    std::mt19937 rng(11);
+    const Scene s = test::large_random_scene(rng, 8);
+    const Scene one = sub_scene(s, {3});
+    ASSERT_GT(one.mesh.num_faces(), 0);
+    EXPECT_TRUE(one_body(one.mesh));
+    EXPECT_FALSE(one_body(s.mesh));
+    EnvelopeBroadPhase envelope;
+    BroadPhaseParams params;
+    params.dhat = 0.05;
+    EXPECT_EQ(envelope.find(one.mesh, one.x0, one.x1, params).size(), 0u);
+    EXPECT_FALSE(envelope.cached());
+    EXPECT_EQ(envelope.rebuilds(), 0);
+    Vertices bad = one.x1;
+    bad(0, 0) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_THROW(envelope.find(one.mesh, one.x0, bad, params), InputError);
+    const Scene two = sub_scene(s, {3, 4});
+    const Candidates found = envelope.find(two.mesh, two.x0, two.x1, params);
+    const Candidates expected = brute_force_candidates(two.mesh, two.x0, two.x1, params);
+    EXPECT_EQ(found.point_triangle, expected.point_triangle);
+    EXPECT_EQ(found.edge_edge, expected.edge_edge);
 }

@@ -254,9 +254,20 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
         flags_, active_faces_);
 }
 
+bool one_body(const CollisionMesh& mesh) {
+    int body = -1;
+    for (const auto* of : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
+        for (int b : *of) {
+            if (body < 0) body = b;
+            if (b != body) return false;
+        }
+    return true;
+}
+
 Candidates BroadPhase::find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                             const BroadPhaseParams& params) {
     validate_broad_phase_input(mesh, x0, x1, params.dhat);
+    if (one_body(mesh)) return {};
     const double inflation = 0.5 * params.dhat;
     tbb::parallel_invoke([&] { swept_vertex_boxes(x0, x1, inflation, vertex_boxes_); },
                          [&] { swept_edge_boxes(mesh.edges, x0, x1, inflation, edge_boxes_); },

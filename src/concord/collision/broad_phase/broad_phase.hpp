@@ -96,6 +96,11 @@ void validate_broad_phase_input(const CollisionMesh& mesh, const Vertices& x0, c
 void validate_broad_phase_positions(const CollisionMesh& mesh, const Vertices& x0,
                                     const Vertices& x1, double dhat);
 
+/// Whether every vertex, edge and face of the mesh lies on one body (or there are none): then
+/// no pair is a candidate, and the broad phases answer without boxing anything (an island of
+/// one body, most of a falling scene's systems, keeps no box arrays).
+bool one_body(const CollisionMesh& mesh);
+
 /// Building blocks of the LBVH method, for callers that keep their own boxes or hierarchies
 /// (e.g. re-querying one tree with other boxes). They trust their input (no validation).
 /// Build the trees with the bodies as groups (mesh.face_body, mesh.edge_body): results are the

@@ -427,6 +427,7 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
         validate_broad_phase_positions(mesh, x0, x1, params.dhat);
     else
         validate_broad_phase_input(mesh, x0, x1, params.dhat);
+    if (one_body(mesh)) return {};  // no envelope needed (nor kept)
     const bool same_query = valid_ && mesh_ == &mesh && dhat_ == params.dhat &&
                             method_ == params.method && lo_.rows() == x0.rows();
     // A cache many times larger than the last answer costs more per query than a fresh
