@@ -1,6 +1,7 @@
 // Random multi-body scenes for broad-phase tests.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -75,6 +76,13 @@ inline Scene random_scene(std::mt19937& rng, const RandomSceneOptions& options =
         scene.x1.row(v) = end[static_cast<std::size_t>(v)];
     }
     return scene;
+}
+
+/// Number of bodies of a scene's mesh (one more than the largest body of a vertex).
+inline int num_bodies(const Scene& s) {
+    int n = 0;
+    for (int b : s.mesh.vertex_body) n = std::max(n, b + 1);
+    return n;
 }
 
 /// Many small bodies (a few thousand faces in all), large enough that parallel loops split.

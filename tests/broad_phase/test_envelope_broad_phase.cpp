@@ -57,8 +57,7 @@ TEST(EnvelopeBroadPhase, UpdatesOnlyTheBodiesThatLeaveTheirEnvelopes) {
     for (int seed = 0; seed < 12; ++seed) {
         std::mt19937 rng(static_cast<unsigned>(100 + seed));
         const Scene s = test::large_random_scene(rng, 60);
-        int num_bodies = 0;
-        for (int b : s.mesh.vertex_body) num_bodies = std::max(num_bodies, b + 1);
+        const int num_bodies = test::num_bodies(s);
         BroadPhaseParams params;
         params.dhat = seed % 2 == 0 ? 1e-3 : 0.02;
         if (seed % 3 == 0) {  // every fourth body static: static pairs are filtered out
@@ -160,8 +159,7 @@ TEST(EnvelopeBroadPhase, AnAdoptedEnvelopeAnswersAsAFreshQuery) {
     for (int seed = 0; seed < 16; ++seed) {
         std::mt19937 rng(static_cast<unsigned>(300 + seed));
         const Scene s = test::large_random_scene(rng, 50);
-        int num_bodies = 0;
-        for (int b : s.mesh.vertex_body) num_bodies = std::max(num_bodies, b + 1);
+        const int num_bodies = test::num_bodies(s);
         BroadPhaseParams params;
         params.dhat = seed % 2 == 0 ? 1e-3 : 0.02;
         // The donor: about three bodies in four, queried along a step's segments.

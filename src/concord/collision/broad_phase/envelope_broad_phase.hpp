@@ -46,7 +46,7 @@ class EnvelopeBroadPhase {
     void adopt(const EnvelopeBroadPhase& donor, const CollisionMesh& donor_mesh,
                const CollisionMesh& mesh, std::span<const int> donor_body,
                const Vertices* x = nullptr);
-    /// Whether the cache holds an envelope (for tests).
+    /// Whether the cache holds an envelope (one a new system can adopt).
     bool cached() const { return valid_; }
     /// Bodies taken over by the last adopt() (for tests and statistics).
     int adopted_bodies() const { return adopted_bodies_; }
