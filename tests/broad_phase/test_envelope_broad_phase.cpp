@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <stdexcept>
 #include <random>
 
 #include "broad_phase/random_scene.hpp"
@@ -100,6 +101,61 @@ TEST(EnvelopeBroadPhase, UpdatesOnlyTheBodiesThatLeaveTheirEnvelopes) {
     // The first query of each scene builds the envelope; later ones update single bodies.
     EXPECT_GT(partial, queries / 2);
     EXPECT_LT(rebuilds, queries / 4);
+}
+
+// An envelope built at the step's start around where the step is expected to go (`ahead`)
+// answers the point query exactly and holds the first long segment towards it: no second
+// query of everything, no body updated. Without `ahead` the same segment leaves the envelope.
+TEST(EnvelopeBroadPhase, AnEnvelopeBuiltAheadHoldsTheFirstStep) {
+    std::size_t total = 0;
+    for (int seed = 0; seed < 8; ++seed) {
+        std::mt19937 rng(static_cast<unsigned>(300 + seed));
+        const Scene s = test::large_random_scene(rng, 40);
+        const int num_bodies = test::num_bodies(s);
+        BroadPhaseParams params;
+        params.dhat = seed % 2 == 0 ? 1e-3 : 0.01;
+        // Every body is predicted to move 0.05 in a direction of its own.
+        std::normal_distribution<double> normal(0.0, 1.0);
+        std::vector<Vec3> shift(static_cast<std::size_t>(num_bodies));
+        for (Vec3& d : shift) d = 0.05 * Vec3(normal(rng), normal(rng), normal(rng)).normalized();
+        const Vertices& x = s.x0;
+        Vertices ahead = x, step = x;
+        for (Eigen::Index v = 0; v < x.rows(); ++v) {
+            const Vec3& d = shift[static_cast<std::size_t>(s.mesh.vertex_body[static_cast<std::size_t>(v)])];
+            ahead.row(v) += d.transpose();
+            // The first Newton step goes most of the way, a little off the prediction.
+            step.row(v) += (0.8 * d + 1e-4 * Vec3(normal(rng), normal(rng), normal(rng))).transpose();
+        }
+        EnvelopeBroadPhase built_ahead, plain;
+        const Candidates at_expected = brute_force_candidates(s.mesh, x, x, params);
+        const Candidates at = built_ahead.find(s.mesh, x, x, params, &ahead);
+        EXPECT_EQ(at.point_triangle, at_expected.point_triangle) << "seed " << seed;
+        EXPECT_EQ(at.edge_edge, at_expected.edge_edge) << "seed " << seed;
+        plain.find(s.mesh, x, x, params);
+        // A second point query (friction lagged at the start) keeps the envelope as built.
+        const Candidates again = built_ahead.find(s.mesh, x, x, params);
+        EXPECT_EQ(again.point_triangle, at_expected.point_triangle);
+
+        const Candidates expected = brute_force_candidates(s.mesh, x, step, params);
+        const Candidates found = built_ahead.find(s.mesh, x, step, params);
+        EXPECT_EQ(found.point_triangle, expected.point_triangle) << "seed " << seed;
+        EXPECT_EQ(found.edge_edge, expected.edge_edge) << "seed " << seed;
+        EXPECT_EQ(built_ahead.rebuilds(), 1) << "seed " << seed;
+        EXPECT_EQ(built_ahead.partial_updates(), 0) << "seed " << seed;
+        const Candidates plain_found = plain.find(s.mesh, x, step, params);
+        EXPECT_EQ(plain_found.edge_edge, expected.edge_edge) << "seed " << seed;
+        EXPECT_EQ(plain.rebuilds(), 2) << "seed " << seed;  // every body left its envelope
+        total += expected.size() + at_expected.size();
+    }
+    EXPECT_GT(total, 1000u);  // not a comparison of empty sets
+}
+
+TEST(EnvelopeBroadPhase, RefusesAPredictionOfAnotherSize) {
+    std::mt19937 rng(7);
+    const Scene s = test::large_random_scene(rng, 4);
+    const Vertices ahead = s.x0.topRows(s.x0.rows() - 1);
+    EnvelopeBroadPhase envelope;
+    EXPECT_THROW(envelope.find(s.mesh, s.x0, s.x0, {}, &ahead), std::invalid_argument);
 }
 
 namespace {

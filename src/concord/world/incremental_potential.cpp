@@ -48,13 +48,18 @@ ContactSet IncrementalPotential::contact_set_at(const VecX& q) const {
                              planes_, config_.dhat);
 }
 
-void IncrementalPotential::refresh_contacts(const VecX& q) {
+void IncrementalPotential::refresh_contacts(const VecX& q, const VecX* ahead) {
     const auto t0 = Clock::now();
     const Vertices x = surface_.positions(q);
     BroadPhaseParams bp;
     bp.dhat = config_.dhat;
     bp.body_pair_filter = pair_filter_;
-    candidates_ = broad_phase_.find(surface_.mesh, x, x, bp);
+    if (ahead) {
+        const Vertices x_ahead = surface_.positions(*ahead);
+        candidates_ = broad_phase_.find(surface_.mesh, x, x, bp, &x_ahead);
+    } else {
+        candidates_ = broad_phase_.find(surface_.mesh, x, x, bp);
+    }
     plane_candidates_ =
         point_plane_candidates(surface_, x, x, planes_, config_.body_movable, config_.dhat);
     peak_candidates_ = std::max(peak_candidates_, num_candidates());

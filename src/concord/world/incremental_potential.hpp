@@ -80,8 +80,10 @@ class IncrementalPotential final : public ConstrainedNewtonProblem {
     /// New per-body convergence masses (IncrementalPotentialConfig::body_mass), same bodies.
     void set_body_mass(std::vector<double> mass) { config_.body_mass = std::move(mass); }
     double time_step() const { return config_.time_step; }
-    /// Candidates and contacts at q from a fresh static broad phase.
-    void refresh_contacts(const VecX& q);
+    /// Candidates and contacts at q from a fresh static broad phase. `ahead` (optional): where
+    /// the step is expected to go (its predicted q), so that the broad phase's envelope, when
+    /// this query builds one, also covers the first Newton step (same contacts either way).
+    void refresh_contacts(const VecX& q, const VecX* ahead = nullptr);
     const ContactSet& contacts() const { return contacts_; }
     std::size_t num_candidates() const { return candidates_.size() + plane_candidates_.size(); }
     std::size_t peak_candidates() const { return peak_candidates_; }

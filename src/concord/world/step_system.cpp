@@ -365,7 +365,7 @@ StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
         prepare_collision_seconds_ = 0.0;
         return {};
     }
-    potential_->refresh_contacts(q_start_);
+    potential_->refresh_contacts(q_start_, &q_tilde);
     prepare_collision_seconds_ = potential_->collision_seconds() - c0;
     StiffnessBalance balance;
     if (potential_->contacts().size() == 0) return balance;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "concord/collision/broad_phase/candidate_blocks.hpp"
 #include "concord/collision/broad_phase/swept_boxes.hpp"
@@ -57,7 +58,7 @@ void replace_pairs(std::vector<Pair>& kept, const std::vector<Pair>& added, Drop
 }  // namespace
 
 void EnvelopeBroadPhase::set_envelope(const CollisionMesh& mesh, const Vertices& x0,
-                                      const Vertices& x1, double dhat,
+                                      const Vertices& x1, const Vertices* ahead, double dhat,
                                       const std::vector<std::uint8_t>& bodies) {
     auto selected = [&](int body) {
         return bodies.empty() || bodies[static_cast<std::size_t>(body)] != 0;
@@ -68,6 +69,7 @@ void EnvelopeBroadPhase::set_envelope(const CollisionMesh& mesh, const Vertices&
         if (!selected(b)) continue;
         double& m = margin[static_cast<std::size_t>(b)];
         m = std::max(m, kMarginFactor * (x1.row(v) - x0.row(v)).norm());
+        if (ahead) m = std::max(m, kMarginFactor * (ahead->row(v) - x0.row(v)).norm());
     }
     if (bodies.empty()) {
         lo_.resize(x0.rows(), 3);
@@ -77,15 +79,21 @@ void EnvelopeBroadPhase::set_envelope(const CollisionMesh& mesh, const Vertices&
         const int b = mesh.vertex_body[static_cast<std::size_t>(v)];
         if (!selected(b)) continue;
         const double m = margin[static_cast<std::size_t>(b)];
-        lo_.row(v) = x0.row(v).cwiseMin(x1.row(v)).array() - m;
-        hi_.row(v) = x0.row(v).cwiseMax(x1.row(v)).array() + m;
+        Vec3 lo = x0.row(v).cwiseMin(x1.row(v)).transpose();
+        Vec3 hi = x0.row(v).cwiseMax(x1.row(v)).transpose();
+        if (ahead) {
+            lo = lo.cwiseMin(ahead->row(v).transpose());
+            hi = hi.cwiseMax(ahead->row(v).transpose());
+        }
+        lo_.row(v) = lo.array() - m;
+        hi_.row(v) = hi.array() + m;
     }
 }
 
 void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
-                                 const BroadPhaseParams& params) {
+                                 const Vertices* ahead, const BroadPhaseParams& params) {
     set_ranges(mesh);
-    set_envelope(mesh, x0, x1, params.dhat, {});
+    set_envelope(mesh, x0, x1, ahead, params.dhat, {});
     cached_ = broad_phase_.find(mesh, lo_, hi_, params);
     // The envelope's boxes, kept for later updates of single bodies.
     broad_phase_.exchange_boxes(envelope_vertex_boxes_, envelope_edge_boxes_,
@@ -417,26 +425,34 @@ void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionM
     dhat_ = donor.dhat_;
     method_ = donor.method_;
     last_answer_ = donor.last_answer_;
+    anticipated_ = false;
     list_used(mesh);
 }
 
 Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x0,
-                                    const Vertices& x1, const BroadPhaseParams& params) {
+                                    const Vertices& x1, const BroadPhaseParams& params,
+                                    const Vertices* ahead) {
     // The cache is tied to the mesh it was built for (mesh_), which was checked then.
     if (valid_ && mesh_ == &mesh)
         validate_broad_phase_positions(mesh, x0, x1, params.dhat);
     else
         validate_broad_phase_input(mesh, x0, x1, params.dhat);
+    if (ahead && ahead->rows() != x0.rows())
+        throw std::invalid_argument("EnvelopeBroadPhase::find: `ahead` has " +
+                                    std::to_string(ahead->rows()) + " rows, x0 " +
+                                    std::to_string(x0.rows()));
     if (one_body(mesh)) return {};  // no envelope needed (nor kept)
     const bool same_query = valid_ && mesh_ == &mesh && dhat_ == params.dhat &&
                             method_ == params.method && lo_.rows() == x0.rows();
     // A cache many times larger than the last answer costs more per query than a fresh
     // envelope around the (shorter) segments of now.
-    const bool loose = static_cast<double>(cached_.size()) >
+    // (Not right after an envelope was built ahead of the step: the point query that built it
+    // answers fewer pairs than the step's segments will.)
+    const bool loose = !anticipated_ && static_cast<double>(cached_.size()) >
                        kLooseFactor * static_cast<double>(last_answer_ + kLooseFloor);
     bool changed = false;
     if (!same_query || loose) {
-        rebuild(mesh, x0, x1, params);
+        rebuild(mesh, x0, x1, ahead, params);
         changed = true;
     } else {
         // The bodies with a vertex whose segment leaves the envelope.
@@ -452,15 +468,21 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
             for (int b : mesh.vertex_body) moved_vertices += moved[static_cast<std::size_t>(b)];
             if (static_cast<double>(moved_vertices) >
                 kFullRebuildShare * static_cast<double>(x0.rows())) {
-                rebuild(mesh, x0, x1, params);
+                rebuild(mesh, x0, x1, ahead, params);
             } else {
-                set_envelope(mesh, x0, x1, params.dhat, moved);
+                set_envelope(mesh, x0, x1, ahead, params.dhat, moved);
                 update_bodies(mesh, params, moved);
             }
             changed = true;
         }
     }
     if (changed) list_used(mesh);
+    // Point queries (x0 is x1: contacts at the step's start, friction lagged there) leave an
+    // envelope built ahead counted as such until the step's first segment.
+    if (changed)
+        anticipated_ = ahead != nullptr;
+    else if (&x0 != &x1)
+        anticipated_ = false;
     // The cached pairs whose boxes over this segment overlap, in the cached (sorted) order. Only
     // the primitives some cached pair names get a box (in a pile a few per cent of them).
     const double inflation = 0.5 * params.dhat;

@@ -23,8 +23,13 @@ namespace concord {
 /// building two trees.
 class EnvelopeBroadPhase {
   public:
+    /// `ahead` (optional): where the segments of the next queries are expected to go from x0
+    /// (a time step's predicted positions, asked for at its start). An envelope built by this
+    /// query (afresh, or for the bodies that left theirs) then covers x0 -> ahead as well, so
+    /// that the first long Newton step stays inside it instead of querying everything again.
+    /// The answer is the same with or without it.
     Candidates find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
-                    const BroadPhaseParams& params = {});
+                    const BroadPhaseParams& params = {}, const Vertices* ahead = nullptr);
     /// Forget the cached envelope (e.g. when the mesh or the pair filter change).
     void reset() { valid_ = false; }
     /// Seeds this cache, for `mesh`, from `donor`'s over `donor_mesh`, a mesh that holds some of
@@ -70,12 +75,12 @@ class EnvelopeBroadPhase {
 
   private:
     /// Sets lo_/hi_ of the vertices of the flagged bodies (all when `bodies` is empty) to
-    /// their segment grown by kMarginFactor times their body's largest displacement on it, at
-    /// least dhat.
+    /// their segment (and x0 -> *ahead) grown by kMarginFactor times their body's largest
+    /// displacement on it, at least dhat.
     void set_envelope(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
-                      double dhat, const std::vector<std::uint8_t>& bodies);
+                      const Vertices* ahead, double dhat, const std::vector<std::uint8_t>& bodies);
     void rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
-                 const BroadPhaseParams& params);
+                 const Vertices* ahead, const BroadPhaseParams& params);
     /// Lists the vertices, edges and faces that some cached pair names (after the cache changes):
     /// a query computes the swept boxes of those only.
     void list_used(const CollisionMesh& mesh);
@@ -105,6 +110,7 @@ class EnvelopeBroadPhase {
     std::vector<AABB> envelope_vertex_boxes_, envelope_edge_boxes_, envelope_face_boxes_;
     LBVH moved_faces_, moved_vertices_, moved_edges_;  // trees of a partial update
     std::size_t last_answer_ = 0;
+    bool anticipated_ = false;  // the last find built envelopes around `ahead`
     int rebuilds_ = 0;
     int partial_updates_ = 0;
     int adopted_bodies_ = 0;
