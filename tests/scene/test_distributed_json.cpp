@@ -34,6 +34,12 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_FALSE(d.local_islands);
     EXPECT_EQ(d.anderson_window, 4);
     EXPECT_EQ(d.initial_consensus, InitialConsensus::Start);
+    EXPECT_EQ(parse_text(with_distributed(R"({"initial_consensus": "resting"})"))
+                  .distributed.initial_consensus,
+              InitialConsensus::Resting);
+    EXPECT_EQ(parse_text(with_distributed(R"({"initial_consensus": "predicted"})"))
+                  .distributed.initial_consensus,
+              InitialConsensus::Predicted);
     // Defaults, chosen by measurement (docs/benchmarks.md, "Distributed solver").
     const DistributedSpec def;
     EXPECT_EQ(def.adapt_rule, AdaptRule::Normalized);
@@ -60,7 +66,7 @@ TEST(DistributedJson, BadValuesNameTheKey) {
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_planes": "random"})")),
                          "distributed.initial_planes: expected one of quantile, even"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_consensus": "zero"})")),
-                         "distributed.initial_consensus: expected one of predicted, start"));
+                         "distributed.initial_consensus: expected one of predicted, start, resting"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"local_iterations": -1})")),
                          "distributed.local_iterations"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"warm_start": "yes"})")),

@@ -243,9 +243,15 @@ VecX AdmmWorker::predicted(const BodyRecord& b, double h, double t_end) const {
         out.head<12>() =
             kinematic_state(model_.bodies[i].kinematic, model_.bodies[i].q_initial, t_end);
     else
-        out.head<12>() += h * h * model_.initial_external_acceleration[i];
-    if (fluid_ && model_.dynamic[i]) out.head<12>() += h * h * fluid_->acceleration(b.id);
+        out.head<12>() += forced_motion(b, h);
     return out;
+}
+
+Vec12 AdmmWorker::forced_motion(const BodyRecord& b, double h) const {
+    const auto i = static_cast<std::size_t>(b.id);
+    Vec12 a = model_.initial_external_acceleration[i];
+    if (fluid_ && model_.dynamic[i]) a += fluid_->acceleration(b.id);
+    return h * h * a;
 }
 
 AdmmWorker::LocalSystem& AdmmWorker::local_system(const std::vector<int>& bodies,
@@ -530,8 +536,7 @@ void AdmmWorker::start_lag_round(Run& run, int round) {
         const BodyRecord& rec = *run.record_of.at(sb.id);
         if (round > 0)
             sb.z = run.block(sb);
-        else if (run.cmd.spec.initial_consensus == InitialConsensus::Predicted ||
-                 model_.kinematic[static_cast<std::size_t>(sb.id)])
+        else if (model_.kinematic[static_cast<std::size_t>(sb.id)] || !starts_at_rest(run, rec))
             sb.z = predicted(rec, run.h, run.cmd.t_end);
         else
             sb.z = rec.q;
@@ -548,6 +553,24 @@ void AdmmWorker::start_lag_round(Run& run, int round) {
             }
     }
     run.local_round_iterations = 0;
+}
+
+bool AdmmWorker::starts_at_rest(const Run& run, const BodyRecord& rec) const {
+    switch (run.cmd.spec.initial_consensus) {
+        case InitialConsensus::Predicted: return false;
+        case InitialConsensus::Start: return true;
+        case InitialConsensus::Resting: break;
+    }
+    // At rest: over the step, the last step's velocity moves the body by no more than the
+    // forces on it would (a body held up by its supports; a falling one passes h g after one
+    // step) or than the consensus tolerance. Such a body's q~ lies h^2 g inside its supports,
+    // its q where it stays. (A body floating in a fluid at balance has no net force: q~.)
+    const AffineBody& body = model_.bodies[static_cast<std::size_t>(rec.id)];
+    VecX sag = VecX::Zero(rec.q.size());
+    sag.head<12>() = forced_motion(rec, run.h);
+    const double bound = std::max(consensus_threshold(run.cmd.spec, run.cmd.params) * run.hl,
+                                  body_displacement(body, sag));
+    return body_displacement(body, run.h * rec.q_dot) <= bound;
 }
 
 NewtonStats AdmmWorker::solve_local(Run& run) {

@@ -70,6 +70,10 @@ class AdmmWorker {
     /// Predicted end state (dynamic), prescribed end pose (kinematic), of one held body: its
     /// whole coordinate block (modal coordinates predicted as q + h q_dot).
     VecX predicted(const BodyRecord& b, double h, double t_end) const;
+    /// h^2 times the body's acceleration from external forces and the fluid (q~ - q - h q_dot).
+    Vec12 forced_motion(const BodyRecord& b, double h) const;
+    /// Whether a shared dynamic body's z^1 is its start state q rather than q~ (InitialConsensus).
+    bool starts_at_rest(const Run& run, const BodyRecord& rec) const;
     int self() const { return transport_.rank() - 1; }
 
     const WorldModel& model_;

@@ -57,6 +57,10 @@ enum class InitialConsensus {
     /// once (one ADMM iteration), but a moving body is held back (a box sliding at 2 m/s loses
     /// about 5e-5 m per shared step at theta 1e-4).
     Start,
+    /// Per body: q for a body at rest (over the step its velocity would move it no farther
+    /// than its external forces would, h^2 |a|, or than theta h l), q~ for the others. A pile
+    /// at rest is agreed upon at once and a moving body is not held back.
+    Resting,
 };
 
 struct LoadBalanceSpec {
