@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
-#include <stdexcept>
 #include <random>
+#include <stdexcept>
 
 #include "broad_phase/random_scene.hpp"
 #include "concord/collision/broad_phase/brute_force.hpp"
@@ -121,10 +121,12 @@ TEST(EnvelopeBroadPhase, AnEnvelopeBuiltAheadHoldsTheFirstStep) {
         const Vertices& x = s.x0;
         Vertices ahead = x, step = x;
         for (Eigen::Index v = 0; v < x.rows(); ++v) {
-            const Vec3& d = shift[static_cast<std::size_t>(s.mesh.vertex_body[static_cast<std::size_t>(v)])];
+            const Vec3& d =
+                shift[static_cast<std::size_t>(s.mesh.vertex_body[static_cast<std::size_t>(v)])];
             ahead.row(v) += d.transpose();
             // The first Newton step goes most of the way, a little off the prediction.
-            step.row(v) += (0.8 * d + 1e-4 * Vec3(normal(rng), normal(rng), normal(rng))).transpose();
+            step.row(v) +=
+                (0.8 * d + 1e-4 * Vec3(normal(rng), normal(rng), normal(rng))).transpose();
         }
         EnvelopeBroadPhase built_ahead, plain;
         const Candidates at_expected = brute_force_candidates(s.mesh, x, x, params);

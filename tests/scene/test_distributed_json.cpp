@@ -65,8 +65,9 @@ TEST(DistributedJson, BadValuesNameTheKey) {
                          "distributed.width_rule"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_planes": "random"})")),
                          "distributed.initial_planes: expected one of quantile, even"));
-    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_consensus": "zero"})")),
-                         "distributed.initial_consensus: expected one of predicted, start, resting"));
+    EXPECT_TRUE(
+        contains(parse_error(with_distributed(R"({"initial_consensus": "zero"})")),
+                 "distributed.initial_consensus: expected one of predicted, start, resting"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"local_iterations": -1})")),
                          "distributed.local_iterations"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"warm_start": "yes"})")),

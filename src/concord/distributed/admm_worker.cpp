@@ -557,9 +557,12 @@ void AdmmWorker::start_lag_round(Run& run, int round) {
 
 bool AdmmWorker::starts_at_rest(const Run& run, const BodyRecord& rec) const {
     switch (run.cmd.spec.initial_consensus) {
-        case InitialConsensus::Predicted: return false;
-        case InitialConsensus::Start: return true;
-        case InitialConsensus::Resting: break;
+        case InitialConsensus::Predicted:
+            return false;
+        case InitialConsensus::Start:
+            return true;
+        case InitialConsensus::Resting:
+            break;
     }
     // At rest: over the step, the last step's velocity moves the body by no more than the
     // forces on it would (a body held up by its supports; a falling one passes h g after one

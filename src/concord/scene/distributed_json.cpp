@@ -65,9 +65,12 @@ const char* to_string(WidthRule r) {
 
 const char* to_string(InitialConsensus c) {
     switch (c) {
-        case InitialConsensus::Start: return "start";
-        case InitialConsensus::Resting: return "resting";
-        case InitialConsensus::Predicted: break;
+        case InitialConsensus::Start:
+            return "start";
+        case InitialConsensus::Resting:
+            return "resting";
+        case InitialConsensus::Predicted:
+            break;
     }
     return "predicted";
 }
@@ -177,10 +180,10 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("max_iterations")) d.max_iterations = n->integer(1, 1'000'000);
     if (auto n = node.find("local_iterations")) d.local_iterations = n->integer(0, 1'000'000);
     if (auto n = node.find("initial_consensus"))
-        d.initial_consensus = parse_choice<InitialConsensus>(
-            *n, {{"predicted", InitialConsensus::Predicted},
-                 {"start", InitialConsensus::Start},
-                 {"resting", InitialConsensus::Resting}});
+        d.initial_consensus =
+            parse_choice<InitialConsensus>(*n, {{"predicted", InitialConsensus::Predicted},
+                                                {"start", InitialConsensus::Start},
+                                                {"resting", InitialConsensus::Resting}});
     if (auto n = node.find("warm_start")) d.warm_start = n->boolean();
     if (auto n = node.find("warm_start_penalty")) d.warm_start_penalty = n->boolean();
     if (auto n = node.find("local_islands")) d.local_islands = n->boolean();

@@ -448,8 +448,9 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
     // envelope around the (shorter) segments of now.
     // (Not right after an envelope was built ahead of the step: the point query that built it
     // answers fewer pairs than the step's segments will.)
-    const bool loose = !anticipated_ && static_cast<double>(cached_.size()) >
-                       kLooseFactor * static_cast<double>(last_answer_ + kLooseFloor);
+    const bool loose =
+        !anticipated_ && static_cast<double>(cached_.size()) >
+                             kLooseFactor * static_cast<double>(last_answer_ + kLooseFloor);
     bool changed = false;
     if (!same_query || loose) {
         rebuild(mesh, x0, x1, ahead, params);
