@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "concord/distributed/admm_protocol.hpp"
 #include "concord/math/error.hpp"
 #include "distributed_test_util.hpp"
 
@@ -79,6 +80,34 @@ TEST(DistributedCheckpoint, AnotherLayoutOrOneMachineTakesTheWorldStateAndStarts
     w.restore_checkpoint(c);
     EXPECT_TRUE(w.capture_state().bitwise_equal(c.world));
     EXPECT_TRUE(w.step().converged);
+}
+
+// Checkpoints written before the support flags (distributed section format 1) still restore:
+// every body then starts its next step as not supported (z^1 = q~ for one step).
+TEST(DistributedCheckpoint, ACheckpointWithoutSupportFlagsStillRestores) {
+    const SceneSpec s = moving_plane_scene();
+    DistributedWorld a(s);
+    for (int k = 0; k < 4; ++k) a.step();
+    Checkpoint c = a.capture_checkpoint();
+    MessageReader r(c.extension);
+    ASSERT_EQ(r.get<std::int32_t>(), 2);
+    MessageWriter w;
+    const auto workers = r.get<std::int32_t>();
+    w.put(std::int32_t{1}).put(workers);
+    put_partition(w, get_partition(r));
+    for (int list = 0; list < 4; ++list) w.put_list(r.get_list<double>());  // the balancer
+    int supported = 0;
+    for (int k = 0; k < workers; ++k) {
+        put_carried(w, get_carried(r));
+        supported += static_cast<int>(r.get_list<std::int32_t>().size());
+    }
+    ASSERT_TRUE(r.done());
+    EXPECT_EQ(supported, 7);  // every body rests on the ground or on the boxes
+    c.extension = w.take();
+    DistributedWorld b(s);
+    b.restore_checkpoint(c);
+    EXPECT_TRUE(b.capture_state().bitwise_equal(c.world));
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(b.step().status, ConvergenceStatus::Converged);
 }
 
 TEST(DistributedCheckpoint, ACheckpointThatDoesNotFitIsRefused) {

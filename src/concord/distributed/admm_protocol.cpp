@@ -10,7 +10,7 @@ static_assert(std::is_trivially_copyable_v<DistributedSpec>);
 namespace {
 
 void put_record(MessageWriter& w, const BodyRecord& b) {
-    w.put(b.id).put_vector(b.q).put_vector(b.q_dot).put(b.holders).put(b.home);
+    w.put(b.id).put_vector(b.q).put_vector(b.q_dot).put(b.holders).put(b.home).put(static_cast<std::uint8_t>(b.supported));
 }
 
 BodyRecord get_record(MessageReader& r) {
@@ -22,6 +22,9 @@ BodyRecord get_record(MessageReader& r) {
         throw std::runtime_error("body record: malformed coordinates");
     b.holders = r.get<std::uint64_t>();
     b.home = r.get<std::int32_t>();
+    const auto supported = r.get<std::uint8_t>();
+    if (supported > 1) throw std::runtime_error("body record: malformed support flag");
+    b.supported = supported == 1;
     return b;
 }
 

@@ -212,8 +212,12 @@ void AdmmWorker::serve() {
             case CommandKind::Capture: {
                 std::vector<CarriedMultiplier> carry;
                 for (const auto& [id, c] : carry_) carry.push_back(c);
+                std::vector<std::int32_t> supported;
+                for (const auto& [id, rec] : owned_)
+                    if (rec.supported) supported.push_back(id);
                 MessageWriter w;
                 put_carried(w, carry);
+                w.put_list(supported);
                 transport_.send(0, Tag::State, w.take());
                 break;
             }
@@ -564,10 +568,12 @@ bool AdmmWorker::starts_at_rest(const Run& run, const BodyRecord& rec) const {
         case InitialConsensus::Resting:
             break;
     }
-    // At rest: over the step, the last step's velocity moves the body by no more than the
-    // forces on it would (a body held up by its supports; a falling one passes h g after one
-    // step) or than the consensus tolerance. Such a body's q~ lies h^2 g inside its supports,
-    // its q where it stays. (A body floating in a fluid at balance has no net force: q~.)
+    // At rest: the body ended its last step in contact (held up by supports; a body released
+    // from rest, or floating in a fluid, has none and its q~ is exact), and over the step the
+    // last step's velocity moves it by no more than the forces on it would (a falling one
+    // passes h g after one step) or than the consensus tolerance. Such a body's q~ lies
+    // h^2 g inside its supports, its q where it stays.
+    if (!rec.supported) return false;
     const AffineBody& body = model_.bodies[static_cast<std::size_t>(rec.id)];
     VecX sag = VecX::Zero(rec.q.size());
     sag.head<12>() = forced_motion(rec, run.h);
@@ -845,6 +851,8 @@ void AdmmWorker::send_result(Run& run) {
             run.start_owned[end.id] = end;
             end.q = run.system().body_coordinates(run.x, static_cast<int>(k));
             end.q_dot = (end.q - it->second->q) / run.h;
+            end.supported = std::binary_search(measured.touching.begin(), measured.touching.end(),
+                                               static_cast<int>(k));
             result.owned.push_back(end);
             result.owned_mass +=
                 model_.bodies[static_cast<std::size_t>(end.id)].mass_properties.mass;

@@ -135,7 +135,10 @@ Partition DistributedSimulation::starting_partition(const VecX& q,
 
 namespace {
 
-constexpr std::int32_t kCheckpointFormat = 1;
+// 1: partition, balancer, carried multipliers per worker. 2: and after each worker's
+// multipliers, the ids of its bodies that ended the step in contact (BodyRecord::supported).
+// Format 1 is still read (every body then starts unsupported).
+constexpr std::int32_t kCheckpointFormat = 2;
 
 }  // namespace
 
@@ -156,6 +159,7 @@ Checkpoint DistributedSimulation::capture_checkpoint() {
         const Bytes b = transport_.receive(k, Tag::State);
         MessageReader r(b);
         put_carried(w, get_carried(r));
+        w.put_list(r.get_list<std::int32_t>());
     }
     c.extension = w.take();
     return c;
@@ -168,7 +172,8 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
     if (c.simulator == "distributed") {
         try {
             MessageReader r(c.extension);
-            if (r.get<std::int32_t>() != kCheckpointFormat)
+            const auto format = r.get<std::int32_t>();
+            if (format != 1 && format != kCheckpointFormat)
                 throw InputError("checkpoint: unknown distributed section format");
             const int workers = r.get<std::int32_t>();
             Partition p = get_partition(r);
@@ -179,6 +184,7 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
             if (workers < 1 || workers > 64)
                 throw InputError("checkpoint: implausible worker count " + std::to_string(workers));
             std::vector<std::vector<CarriedMultiplier>> carry;
+            std::vector<int> supported;
             for (int k = 0; k < workers; ++k) {
                 carry.push_back(get_carried(r));
                 for (const CarriedMultiplier& m : carry.back())
@@ -186,7 +192,14 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
                         m.lambda.size() != model_.body_dofs(m.id) || !m.lambda.allFinite() ||
                         !std::isfinite(m.rho))
                         throw InputError("checkpoint: a carried multiplier does not fit the scene");
+                if (format == 1) continue;
+                for (const std::int32_t id : r.get_list<std::int32_t>()) {
+                    if (id < 0 || id >= model_.num_bodies())
+                        throw InputError("checkpoint: a supported body does not fit the scene");
+                    supported.push_back(id);
+                }
             }
+            std::sort(supported.begin(), supported.end());
             if (!r.done()) throw InputError("checkpoint: trailing data in the distributed section");
             if (workers == N && p.cells == partition_.cells) {
                 for (int a = 0; a < 3; ++a)
@@ -195,7 +208,7 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
                         throw InputError("checkpoint: planes do not fit the cells");
                 partition_ = std::move(p);
                 balancer_->restore(std::move(lb));
-                assign(carry);
+                assign(carry, supported);
                 if (fluid_) fluid_->scatter(c.world.fluid, partition_);
                 return;
             }
@@ -214,7 +227,8 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
 
 // Every movable body goes to the worker whose cell holds its box's centre; the bodies of a
 // joint group go with the group's first body.
-void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultiplier>>& carry) {
+void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultiplier>>& carry,
+                                   const std::vector<int>& supported) {
     std::vector<AssignCommand> cmds(static_cast<std::size_t>(transport_.num_workers()));
     for (std::size_t w = 0; w < carry.size() && w < cmds.size(); ++w) cmds[w].carry = carry[w];
     std::vector<int> home(static_cast<std::size_t>(model_.num_bodies()), -1);
@@ -225,6 +239,7 @@ void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultipli
         r.id = b;
         r.q = model_.body_coordinates(current().q, b);
         r.q_dot = model_.body_coordinates(current().q_dot, b);
+        r.supported = std::binary_search(supported.begin(), supported.end(), b);
         const int first = group_[i];  // <= b, so its home is known
         if (first == b)
             home[i] = partition_.worker_of_point(

@@ -111,8 +111,10 @@ class DistributedSimulation final : private SubstepSolver {
     SubstepAttempt attempt(const WorldState& s, double dt, double t_end) override;
     void conclude(SubstepVerdict verdict) override;
     void restored(const WorldState& s) override;
-    /// Sends every worker the bodies it owns at the current state (and what it carries).
-    void assign(const std::vector<std::vector<CarriedMultiplier>>& carry = {});
+    /// Sends every worker the bodies it owns at the current state (and what it carries; the
+    /// sorted ids of the bodies that ended the last step in contact, BodyRecord::supported).
+    void assign(const std::vector<std::vector<CarriedMultiplier>>& carry = {},
+                const std::vector<int>& supported = {});
     /// Planes as at a start (spec().distributed.initial_planes), over the movable bodies at q
     /// and the fluid's particles at `fluid`.
     Partition starting_partition(const VecX& q, const std::vector<Vec3>& fluid) const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
@@ -412,6 +413,7 @@ double LocalProblem::ccd_fraction(const VecX& x0, const VecX& x1) {
 LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, int)>& keep) {
     LocalMeasure out;
     std::map<int, int> counts;  // world body -> pairs (a static body may be in several systems)
+    std::set<int> touching;
     auto add = [&](StepSystem& sys, const VecX& xs, const std::vector<int>* index) {
         SystemStepResult r;
         sys.measure(xs, r);
@@ -423,6 +425,8 @@ LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, 
             const int wb = b < 0 ? -1 : (index ? (*index)[static_cast<std::size_t>(b)] : b);
             const bool here = keep(wa, wb);
             out.contacts += here ? 1 : 0;
+            touching.insert(wa);
+            if (wb >= 0) touching.insert(wb);
             return here;
         };
         for (const BodyContactCount& c :
@@ -440,6 +444,7 @@ LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, 
         }
     }
     for (const auto& [body, count] : counts) out.body_contacts.push_back({body, count});
+    out.touching.assign(touching.begin(), touching.end());
     return out;
 }
 

@@ -62,6 +62,10 @@ struct StiffnessShare {
 struct LocalMeasure {
     int contacts = 0;  ///< pairs counted here (see keep)
     std::vector<BodyContactCount> body_contacts;
+    /// The bodies (indices of the whole system, sorted) in at least one contact pair of this
+    /// worker's systems, whoever counts the pair: what a home worker reports as
+    /// BodyRecord::supported.
+    std::vector<int> touching;
     int candidates = 0;
     double min_distance = std::numeric_limits<double>::infinity();
     JointStepStats joints;  ///< largest joint violation over the systems (zero without joints)
