@@ -237,8 +237,8 @@ TEST(DistributedStep, WarmStartedMultipliersSaveIterationsOnARestingScene) {
     }
 }
 
-// initial_consensus "start" (z^1 = q, where the local solves start) and "resting" (the
-// default: z^1 = q for a body at rest in contact, q~ for the others) against the paper's
+// initial_consensus "start" (z^1 = q, where the local solves start) and "resting" (z^1 = q
+// for a body at rest in contact, q~ for the others) against the default, the paper's
 // z^1 = q~, which pulls every shared body a full h^2 g into its supports. Once the bridge (2 workers) and the table
 // (2 x 2 grid) have settled, each step takes one ADMM iteration (the table) or a few (the bridge)
 // from the start against many more from q~ (counts are deterministic); while they settle, they are
@@ -251,8 +251,7 @@ TEST(DistributedStep, ConsensusStartedAtTheStepStartTakesOneIterationAtRest) {
         SceneSpec predicted = scene == 0 ? with_workers(bridge_scene(), 2, theta)
                                          : with_workers(table_scene(), 4, theta);
         if (scene == 1) predicted.distributed.grid = {2, 1, 2};
-        ASSERT_EQ(predicted.distributed.initial_consensus, InitialConsensus::Resting);
-        predicted.distributed.initial_consensus = InitialConsensus::Predicted;
+        ASSERT_EQ(predicted.distributed.initial_consensus, InitialConsensus::Predicted);
         SceneSpec start = predicted, resting = predicted;
         start.distributed.initial_consensus = InitialConsensus::Start;
         resting.distributed.initial_consensus = InitialConsensus::Resting;
@@ -336,7 +335,7 @@ TEST(DistributedStep, ABodyReleasedFromRestStartsFromItsPrediction) {
     s.solver.step_tol = 1e-7;
     SceneSpec distributed = with_workers(s, 2, 1e-4);
     distributed.distributed.initial_planes = InitialPlanes::Even;  // the plane at x = 0
-    ASSERT_EQ(distributed.distributed.initial_consensus, InitialConsensus::Resting);
+    distributed.distributed.initial_consensus = InitialConsensus::Resting;
     World one(s);
     DistributedWorld two(distributed);
     int late_iterations = 0;
@@ -354,9 +353,8 @@ TEST(DistributedStep, ABodyReleasedFromRestStartsFromItsPrediction) {
 
 // Started too stiff (beta 100), the default adaptation (normalised residual balancing, dual
 // residual (rho / rho0) |dz|) needs far fewer ADMM iterations than keeping that rho, and so
-// does the paper's literal Eq. 12. (From the paper's z^1 = q~. From z^1 = q, which the
-// default "resting" takes for these bodies at rest, adaptation saved less: 265 against fixed
-// rho's 320.)
+// does the paper's literal Eq. 12. (From the paper's z^1 = q~. From z^1 = q, which "resting"
+// takes for these bodies at rest, adaptation saved less: 265 against fixed rho's 320.)
 TEST(DistributedStep, AdaptivePenaltyBeatsFixedRho) {
     SceneSpec adaptive = with_workers(table_scene(), 4, 1e-6);
     adaptive.distributed.grid = {2, 1, 2};
