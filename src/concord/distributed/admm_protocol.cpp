@@ -10,7 +10,8 @@ static_assert(std::is_trivially_copyable_v<DistributedSpec>);
 namespace {
 
 void put_record(MessageWriter& w, const BodyRecord& b) {
-    w.put(b.id).put_vector(b.q).put_vector(b.q_dot).put(b.holders).put(b.home).put(static_cast<std::uint8_t>(b.supported));
+    w.put(b.id).put_vector(b.q).put_vector(b.q_dot).put(b.holders).put(b.home).put(
+        static_cast<std::uint8_t>(b.supported));
 }
 
 BodyRecord get_record(MessageReader& r) {
