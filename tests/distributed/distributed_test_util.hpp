@@ -1,8 +1,11 @@
 // Scenes and helpers shared by the distributed-solver tests.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
+#include "concord/distributed/admm_protocol.hpp"
 #include "concord/distributed/distributed_world.hpp"
 #include "concord/scene/scene_spec.hpp"
 #include "concord/world/world.hpp"
@@ -66,6 +69,23 @@ VecX state_of(const W& w) {
     VecX q(12 * w.num_bodies());
     for (int b = 0; b < w.num_bodies(); ++b) q.segment<12>(12 * b) = w.q(b);
     return q;
+}
+
+/// The bodies a distributed checkpoint (section format 2) counts as supported at its step's end
+/// (BodyRecord::supported; the home workers' lists, merged and sorted).
+inline std::vector<int> supported_bodies(const Checkpoint& c) {
+    MessageReader r(c.extension);
+    if (r.get<std::int32_t>() != 2) return {};
+    const auto workers = r.get<std::int32_t>();
+    get_partition(r);
+    for (int list = 0; list < 4; ++list) r.get_list<double>();  // the balancer
+    std::vector<int> out;
+    for (int k = 0; k < workers; ++k) {
+        get_carried(r);
+        for (std::int32_t id : r.get_list<std::int32_t>()) out.push_back(id);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 }  // namespace concord::test

@@ -251,7 +251,7 @@ TEST(DistributedStep, ConsensusStartedAtTheStepStartTakesOneIterationAtRest) {
         SceneSpec predicted = scene == 0 ? with_workers(bridge_scene(), 2, theta)
                                          : with_workers(table_scene(), 4, theta);
         if (scene == 1) predicted.distributed.grid = {2, 1, 2};
-        ASSERT_EQ(predicted.distributed.initial_consensus, InitialConsensus::Predicted);
+        predicted.distributed.initial_consensus = InitialConsensus::Predicted;
         SceneSpec start = predicted, resting = predicted;
         start.distributed.initial_consensus = InitialConsensus::Start;
         resting.distributed.initial_consensus = InitialConsensus::Resting;
@@ -349,6 +349,29 @@ TEST(DistributedStep, ABodyReleasedFromRestStartsFromItsPrediction) {
     ASSERT_GT(one.q(1)[1], 2.0);  // still falling, well above the ground
     EXPECT_LT((two.q(1) - one.q(1)).cwiseAbs().maxCoeff(), 1e-9);
     EXPECT_LE(late_iterations, 5);
+}
+
+// A body at rest on the ground counts as supported at the end of a step; one that a moving
+// body runs into does not, nor does the moving one: their next step starts from q~ as a moving
+// body's, since the push goes on (under the rule of contact alone, the pushed box, in contact
+// with the ground and the pusher, would count as supported).
+TEST(DistributedStep, ABodyThatAMovingBodyPushesIsNotSupported) {
+    SceneSpec s;
+    s.name = "push";
+    s.time_step = 0.01;
+    s.contact.friction = 0.0;
+    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    const double y = 0.5 + 0.5e-3;
+    s.bodies = {box("rest", Vec3(3.0, y, 0.0)), box("pushed", Vec3(-3.0, y, 0.0)),
+                box("pusher", Vec3(-4.0 - 2e-3, y, 0.0))};
+    s.bodies[2].velocity = Vec3(1.0, 0.0, 0.0);  // reaches the pushed box within the step
+    SceneSpec distributed = with_workers(s, 2, 1e-4);
+    distributed.distributed.initial_planes = InitialPlanes::Even;  // the plane at x = 0
+    distributed.distributed.initial_consensus = InitialConsensus::Resting;
+    DistributedWorld two(distributed);
+    ASSERT_EQ(two.step().status, ConvergenceStatus::Converged);
+    ASSERT_GT(two.q(1)[0], -3.0 + 1e-3);  // pushed this step
+    EXPECT_EQ(supported_bodies(two.capture_checkpoint()), std::vector<int>{0});
 }
 
 // Started too stiff (beta 100), the default adaptation (normalised residual balancing, dual

@@ -43,10 +43,11 @@ struct BodyRecord {
     VecX q_dot = VecX::Zero(12);
     std::uint64_t holders = 0;  ///< workers (bit w = worker w, 0-based) holding it this step
     std::int32_t home = 0;      ///< the worker that owns it from this step on
-    /// It ended its last step in contact (a barrier pair in its home worker's systems): what
-    /// InitialConsensus::Resting reads as "held up by supports". Set by the home worker at the
-    /// end of a step, sent with the record so that every holder takes the same z^1, captured
-    /// in checkpoints; false at the start of a run.
+    /// It ended its last step in contact (a barrier pair in its home worker's systems) and
+    /// nothing it touched moved more than a body at rest does: what InitialConsensus::Resting
+    /// reads as "held up by supports". Set by the home worker at the end of a step, sent with
+    /// the record so that every holder takes the same z^1, captured in checkpoints; false at
+    /// the start of a run.
     bool supported = false;
 };
 

@@ -568,18 +568,42 @@ bool AdmmWorker::starts_at_rest(const Run& run, const BodyRecord& rec) const {
         case InitialConsensus::Resting:
             break;
     }
-    // At rest: the body ended its last step in contact (held up by supports; a body released
-    // from rest, or floating in a fluid, has none and its q~ is exact), and over the step the
-    // last step's velocity moves it by no more than the forces on it would (a falling one
-    // passes h g after one step) or than the consensus tolerance. Such a body's q~ lies
-    // h^2 g inside its supports, its q where it stays.
-    if (!rec.supported) return false;
+    // At rest: the body ended its last step in contact among bodies at rest (held up by
+    // supports; a body released from rest, or floating in a fluid, has none and its q~ is
+    // exact; one that a moving body pushes is not at rest either), and over the step the last
+    // step's velocity moves it by no more than the forces on it would (a falling one passes
+    // h g after one step) or than the consensus tolerance. Such a body's q~ lies h^2 g inside
+    // its supports, its q where it stays.
+    return rec.supported && moves_as_at_rest(run, rec, run.h * rec.q_dot);
+}
+
+bool AdmmWorker::moves_as_at_rest(const Run& run, const BodyRecord& rec, const VecX& step) const {
     const AffineBody& body = model_.bodies[static_cast<std::size_t>(rec.id)];
     VecX sag = VecX::Zero(rec.q.size());
     sag.head<12>() = forced_motion(rec, run.h);
     const double bound = std::max(consensus_threshold(run.cmd.spec, run.cmd.params) * run.hl,
                                   body_displacement(body, sag));
-    return body_displacement(body, run.h * rec.q_dot) <= bound;
+    return body_displacement(body, step) <= bound;
+}
+
+// A body is supported at the end of the step when it is in contact and every body it touches
+// moved this step no more than a body at rest does: a body at rest that a settling pile still
+// pushes starts its next step from q~, as a moving one (starts_at_rest).
+std::vector<char> AdmmWorker::supported_at_end(const Run& run, const LocalMeasure& measured) const {
+    const std::size_t n = run.ids.size();
+    std::vector<char> out(n, 0), moving(n, 0);
+    for (int k : measured.touching) out[static_cast<std::size_t>(k)] = 1;
+    for (std::size_t k = 0; k < n; ++k) {
+        auto it = run.record_of.find(run.ids[k]);
+        if (it == run.record_of.end()) continue;  // static: never moves
+        const VecX end = run.system().body_coordinates(run.x, static_cast<int>(k));
+        moving[k] = moves_as_at_rest(run, *it->second, end - it->second->q) ? 0 : 1;
+    }
+    for (const auto& [a, b] : measured.touching_pairs) {
+        if (moving[static_cast<std::size_t>(b)]) out[static_cast<std::size_t>(a)] = 0;
+        if (moving[static_cast<std::size_t>(a)]) out[static_cast<std::size_t>(b)] = 0;
+    }
+    return out;
 }
 
 NewtonStats AdmmWorker::solve_local(Run& run) {
@@ -844,6 +868,7 @@ void AdmmWorker::send_result(Run& run) {
         });
         WorkerResult& result = run.result;
         result.body_contacts = measured.body_contacts;
+        const std::vector<char> supported = supported_at_end(run, measured);
         for (std::size_t k = 0; k < run.ids.size(); ++k) {
             auto it = run.record_of.find(run.ids[k]);
             if (it == run.record_of.end() || it->second->home != run.me) continue;
@@ -851,8 +876,7 @@ void AdmmWorker::send_result(Run& run) {
             run.start_owned[end.id] = end;
             end.q = run.system().body_coordinates(run.x, static_cast<int>(k));
             end.q_dot = (end.q - it->second->q) / run.h;
-            end.supported = std::binary_search(measured.touching.begin(), measured.touching.end(),
-                                               static_cast<int>(k));
+            end.supported = supported[k] != 0;
             result.owned.push_back(end);
             result.owned_mass +=
                 model_.bodies[static_cast<std::size_t>(end.id)].mass_properties.mass;

@@ -24,6 +24,8 @@
 
 namespace concord {
 
+struct LocalMeasure;
+
 class AdmmWorker {
   public:
     /// `model` is the scene's (every process builds the same one); kept by reference.
@@ -74,6 +76,11 @@ class AdmmWorker {
     Vec12 forced_motion(const BodyRecord& b, double h) const;
     /// Whether a shared dynamic body's z^1 is its start state q rather than q~ (InitialConsensus).
     bool starts_at_rest(const Run& run, const BodyRecord& rec) const;
+    /// Whether a step's motion `step` of this body (its whole coordinate block) is no more than
+    /// a body at rest makes: what the forces on it would move it by, or the consensus tolerance.
+    bool moves_as_at_rest(const Run& run, const BodyRecord& rec, const VecX& step) const;
+    /// BodyRecord::supported of each body of the local system at the end of the step x.
+    std::vector<char> supported_at_end(const Run& run, const LocalMeasure& measured) const;
     int self() const { return transport_.rank() - 1; }
 
     const WorldModel& model_;

@@ -414,6 +414,7 @@ LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, 
     LocalMeasure out;
     std::map<int, int> counts;  // world body -> pairs (a static body may be in several systems)
     std::set<int> touching;
+    std::set<std::pair<int, int>> touching_pairs;
     auto add = [&](StepSystem& sys, const VecX& xs, const std::vector<int>* index) {
         SystemStepResult r;
         sys.measure(xs, r);
@@ -426,7 +427,10 @@ LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, 
             const bool here = keep(wa, wb);
             out.contacts += here ? 1 : 0;
             touching.insert(wa);
-            if (wb >= 0) touching.insert(wb);
+            if (wb >= 0) {
+                touching.insert(wb);
+                if (wa != wb) touching_pairs.insert({std::min(wa, wb), std::max(wa, wb)});
+            }
             return here;
         };
         for (const BodyContactCount& c :
@@ -445,6 +449,7 @@ LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, 
     }
     for (const auto& [body, count] : counts) out.body_contacts.push_back({body, count});
     out.touching.assign(touching.begin(), touching.end());
+    out.touching_pairs.assign(touching_pairs.begin(), touching_pairs.end());
     return out;
 }
 

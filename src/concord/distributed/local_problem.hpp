@@ -66,6 +66,9 @@ struct LocalMeasure {
     /// worker's systems, whoever counts the pair: what a home worker reports as
     /// BodyRecord::supported.
     std::vector<int> touching;
+    /// The pairs of bodies (indices of the whole system, a < b, sorted, each once) in at least
+    /// one contact pair of this worker's systems.
+    std::vector<std::pair<int, int>> touching_pairs;
     int candidates = 0;
     double min_distance = std::numeric_limits<double>::infinity();
     JointStepStats joints;  ///< largest joint violation over the systems (zero without joints)

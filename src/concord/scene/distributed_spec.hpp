@@ -57,11 +57,11 @@ enum class InitialConsensus {
     /// once (one ADMM iteration), but a moving body is held back (a box sliding at 2 m/s loses
     /// about 5e-5 m per shared step at theta 1e-4).
     Start,
-    /// Per body: q for a body at rest (it ended its last step in contact, and over the step
-    /// its velocity would move it no farther than its external forces would, h^2 |a|, or than
-    /// theta h l), q~ for the others. A pile at rest is agreed upon at once; a moving body, one
-    /// released from rest and one floating free are not held back. (Not the default: fewer
-    /// iterations in all, but more in the expensive settling frames of a pile; benchmarks.md.)
+    /// Per body (the default): q for a body at rest (it ended its last step in contact, every
+    /// body it touched moved no more than a body at rest does, and over the step its velocity
+    /// would move it no farther than its external forces would, h^2 |a|, or than theta h l),
+    /// q~ for the others. A pile at rest is agreed upon at once; a moving body, one a settling
+    /// pile still pushes, one released from rest and one floating free are not held back.
     Resting,
 };
 
@@ -98,7 +98,7 @@ struct DistributedSpec {
     /// iterate); 0 solves every local problem to convergence (step norm theta / 10). A worker
     /// without shared bodies always solves to convergence: its problem does not depend on z.
     int local_iterations = 2;
-    InitialConsensus initial_consensus = InitialConsensus::Predicted;
+    InitialConsensus initial_consensus = InitialConsensus::Resting;
     /// Split each local problem by islands: those without a shared body are solved once per
     /// friction lag round, the others at every ADMM iteration (distributed/local_problem.hpp).
     /// A worker that shares nothing then solves its islands as one machine does (1-worker ADMM
