@@ -286,16 +286,26 @@ TEST(DistributedStep, ConsensusStartedAtTheStepStartTakesOneIterationAtRest) {
     }
 }
 
+namespace {
+
+// An empty scene over a frictionless ground plane, h = 0.01 s.
+SceneSpec frictionless_ground(const std::string& name) {
+    SceneSpec s;
+    s.name = name;
+    s.time_step = 0.01;
+    s.contact.friction = 0.0;
+    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    return s;
+}
+
+}  // namespace
+
 // Why "start" is not the default (and "resting" starts a moving body from q~): ADMM stops a few
 // theta h l short of the consensus, on the side of z^1, so a shared body that moves is held back
 // towards where it was. A box sliding freely at 2 m/s across the plane keeps its speed from q~
 // (exact for it) but loses some of it every shared step from q.
 TEST(DistributedStep, ConsensusStartedAtTheStepStartHoldsAMovingBodyBack) {
-    SceneSpec s;
-    s.name = "slide";
-    s.time_step = 0.01;
-    s.contact.friction = 0.0;
-    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    SceneSpec s = frictionless_ground("slide");
     BodySpec b = box("b", Vec3(-0.5, 0.5 + 0.5e-3, 0));
     b.velocity = Vec3(2.0, 0, 0);
     s.bodies = {box("left", Vec3(-3.0, 0.5 + 0.5e-3, 0)), b, box("right", Vec3(3.0, 0.5 + 0.5e-3, 0))};
@@ -325,11 +335,7 @@ TEST(DistributedStep, ConsensusStartedAtTheStepStartHoldsAMovingBodyBack) {
 // machine, to rounding; the box beside it, at rest on the ground across the plane, is agreed
 // upon in one ADMM iteration per step once it has settled.
 TEST(DistributedStep, ABodyReleasedFromRestStartsFromItsPrediction) {
-    SceneSpec s;
-    s.name = "release";
-    s.time_step = 0.01;
-    s.contact.friction = 0.0;
-    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    SceneSpec s = frictionless_ground("release");
     s.bodies = {box("held", Vec3(0.1, 0.5 + 0.5e-3, -2.0)), box("dropped", Vec3(-0.1, 3.0, 2.0))};
     s.solver.convergence_mode = ConvergenceMode::StepNorm;
     s.solver.step_tol = 1e-7;
@@ -356,11 +362,7 @@ TEST(DistributedStep, ABodyReleasedFromRestStartsFromItsPrediction) {
 // body's, since the push goes on (under the rule of contact alone, the pushed box, in contact
 // with the ground and the pusher, would count as supported).
 TEST(DistributedStep, ABodyThatAMovingBodyPushesIsNotSupported) {
-    SceneSpec s;
-    s.name = "push";
-    s.time_step = 0.01;
-    s.contact.friction = 0.0;
-    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    SceneSpec s = frictionless_ground("push");
     const double y = 0.5 + 0.5e-3;
     s.bodies = {box("rest", Vec3(3.0, y, 0.0)), box("pushed", Vec3(-3.0, y, 0.0)),
                 box("pusher", Vec3(-4.0 - 2e-3, y, 0.0))};

@@ -63,8 +63,8 @@ struct LocalMeasure {
     int contacts = 0;  ///< pairs counted here (see keep)
     std::vector<BodyContactCount> body_contacts;
     /// The bodies (indices of the whole system, sorted) in at least one contact pair of this
-    /// worker's systems, whoever counts the pair: what a home worker reports as
-    /// BodyRecord::supported.
+    /// worker's systems, whoever counts the pair: with touching_pairs, what a home worker
+    /// reports as BodyRecord::supported.
     std::vector<int> touching;
     /// The pairs of bodies (indices of the whole system, a < b, sorted, each once) in at least
     /// one contact pair of this worker's systems.
