@@ -238,8 +238,8 @@ TEST(DistributedStep, WarmStartedMultipliersSaveIterationsOnARestingScene) {
 }
 
 // initial_consensus "start" (z^1 = q, where the local solves start) and "resting" (z^1 = q
-// for a body at rest in contact, q~ for the others) against the default, the paper's
-// z^1 = q~, which pulls every shared body a full h^2 g into its supports. Once the bridge (2
+// for a body at rest in contact among bodies at rest, q~ for the others; the default) against
+// the paper's z^1 = q~, which pulls every shared body a full h^2 g into its supports. Once the bridge (2
 // workers) and the table (2 x 2 grid) have settled, each step takes one ADMM iteration (the table)
 // or a few (the bridge) from the start against many more from q~ (counts are deterministic); while
 // they settle, they are alike. All reach the same bridge within the tolerance of the tests above.
