@@ -121,6 +121,37 @@ TEST(AlContactEnergy, MultipliersGrowOnViolationDecayAndLeaveWhenInactive) {
     EXPECT_TRUE(e.constraints().empty());
 }
 
+// A pair whose penalty decayed while it was inactive gains, when the iterate then violates it,
+// the multiplier of the penalty the iterate saw (mu_eff |g|), not mu |g|: with mu the
+// multipliers of a block sliding down an incline swung between 0 and several times its load.
+TEST(AlContactEnergy, ADecayedPairGainsItsMultiplierAtTheDecayedPenalty) {
+    ContactFixture f;
+    AlContactEnergy e = make_energy(f, {true, false});
+    const Vertices x = f.surface.positions(f.q);
+    int low = 0;
+    for (int v = 0; v < f.surface.body_vertex_begin[1]; ++v)
+        if (x(v, 1) < x(low, 1)) low = v;
+    e.join({{AlPairKey::PointPlane, low, 0}});
+    VecX up = f.q;
+    up[1] += 1.0;
+    for (int k = 0; k < 3; ++k) {  // three inactive updates: mu_eff = 0.3^3 mu
+        e.linearize(f.q, up);
+        e.update_multipliers(up);
+    }
+    VecX down = f.q;
+    const double distance = x(low, 1) + 0.6;
+    down[1] -= distance - f.dhat + 0.01;  // g = -0.01
+    e.linearize(f.q, down);
+    const double mu = e.constraints()[0].mu;
+    ASSERT_NEAR(e.constraints()[0].mu_eff, mu * std::pow(0.3, 3), 1e-12 * mu);
+    e.update_multipliers(down);
+    EXPECT_NEAR(e.constraints()[0].lambda, mu * std::pow(0.3, 3) * 0.01, 1e-9 * mu);
+    EXPECT_EQ(e.constraints()[0].inactive, 0);
+    // Active again: the next linearisation uses the whole penalty.
+    e.linearize(f.q, down);
+    EXPECT_EQ(e.constraints()[0].mu_eff, mu);
+}
+
 TEST(AlContactEnergy, JoinKeepsMultipliersAndTheSetSorted) {
     ContactFixture f;
     AlContactEnergy e = make_energy(f);

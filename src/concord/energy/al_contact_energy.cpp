@@ -151,7 +151,10 @@ void AlContactEnergy::update_multipliers(const VecX& q) {
         for (std::size_t i = b; i < end; ++i) {
             AlConstraint& c = set_[i];
             if (c.mu_eff <= 0.0) continue;
-            c.lambda = std::max(0.0, c.lambda - c.mu * gap(c, q));
+            // With the penalty the iterate saw: a pair whose stiffness was decayed while it was
+            // inactive and that the iterate then pushed deep gets mu_eff |g|, not mu |g| (which
+            // made the multipliers swing between 0 and several times the load).
+            c.lambda = std::max(0.0, c.lambda - c.mu_eff * gap(c, q));
             c.inactive = c.lambda > 0.0 ? 0 : c.inactive + 1;
         }
     });

@@ -8,7 +8,7 @@
 // s = max(0, g(x_k) - lambda / mu) frozen at the Newton iterate x_k, a pair's energy is
 //   E = 1/2 mu_eff (g(x) - s - lambda / mu)^2,
 // i.e. the augmented Lagrangian of g - s >= 0 with s >= 0 eliminated at x_k; its Hessian
-// mu_eff n n^T is PSD by construction. After each Newton step lambda <- max(0, lambda - mu g);
+// mu_eff n n^T is PSD by construction. After each Newton step lambda <- max(0, lambda - mu_eff g);
 // a pair whose multiplier stays zero has its stiffness decayed (mu_eff = decay^k mu after k
 // inactive updates) and leaves the set after `kMaxInactive` of them. Pairs join when the CCD
 // of x_np -> x finds them on the way (join()).
@@ -74,7 +74,7 @@ public:
     /// Linearises every pair at the admissible state q_np and freezes the slack at the Newton
     /// iterate q (the start of a Newton iteration).
     void linearize(const VecX& q_np, const VecX& q);
-    /// lambda <- max(0, lambda - mu g(q)); counts inactive updates and drops pairs inactive for
+    /// lambda <- max(0, lambda - mu_eff g(q)); counts inactive updates and drops pairs inactive for
     /// more than max_inactive of them.
     void update_multipliers(const VecX& q);
 
