@@ -43,6 +43,7 @@ declare -A frames_for=(
     [robot-arm]=6           # the parts land in the container at frame ~4 (all 80: ~10 min)
     [dam-break]=15          # the surge leaves the column (all 120: ~35 s)
     [fluid-tank]=15         # the first bodies reach the water at frame ~10 (all 120: see README)
+    [falling-foods]=22      # the lowest foods land in the crate at frame ~17 (all 150: ~4 min)
 )
 
 shopt -s nullglob
@@ -184,10 +185,10 @@ elif scene == "head-on":
     assert math.dist(p0, p1) < 1e-6 * scale, f"momentum {p0} -> {p1}"
     left = names.index("left")
     assert velocity(left, 1)[0] > 0 and velocity(left)[0] < 0, "the sphere did not bounce back"
-elif scene == "spheres-in-box":
+elif scene in ("spheres-in-box", "falling-foods"):
     # Inner volume of the container (size is the inner size; the outer box is centred on
-    # its position): every ball centre stays inside it.
-    box = names.index("box")
+    # its position): every ball's (food's) centre stays inside it.
+    box = names.index("box" if scene == "spheres-in-box" else "crate")
     shape = resolved["bodies"][box]["shape"]["container"]
     (sx, sy, sz), t = shape["size"], shape["wall_thickness"]
     cx, cy, cz = first[box][:3]
