@@ -12,6 +12,10 @@ namespace {
 void put_record(MessageWriter& w, const BodyRecord& b) {
     w.put(b.id).put_vector(b.q).put_vector(b.q_dot).put(b.holders).put(b.home).put(
         static_cast<std::uint8_t>(b.supported));
+    w.put(static_cast<std::int64_t>(b.contact_multipliers.size()));
+    for (const AlMemoryEntry& e : b.contact_multipliers)
+        w.put(e.kind).put(e.body_a).put(e.prim_a).put(e.body_b).put(e.prim_b).put(e.lambda).put(
+            e.inactive);
 }
 
 BodyRecord get_record(MessageReader& r) {
@@ -26,6 +30,19 @@ BodyRecord get_record(MessageReader& r) {
     const auto supported = r.get<std::uint8_t>();
     if (supported > 1) throw std::runtime_error("body record: malformed support flag");
     b.supported = supported == 1;
+    const auto n = r.get<std::int64_t>();
+    if (n < 0) throw std::runtime_error("body record: malformed multiplier count");
+    for (std::int64_t i = 0; i < n; ++i) {
+        AlMemoryEntry e;
+        e.kind = r.get<int>();
+        e.body_a = r.get<int>();
+        e.prim_a = r.get<int>();
+        e.body_b = r.get<int>();
+        e.prim_b = r.get<int>();
+        e.lambda = r.get<double>();
+        e.inactive = r.get<int>();
+        b.contact_multipliers.push_back(e);
+    }
     return b;
 }
 

@@ -11,6 +11,7 @@
 #include "concord/distributed/partition.hpp"
 #include "concord/scene/distributed_spec.hpp"
 #include "concord/solver/solver_params.hpp"
+#include "concord/world/al_contact_memory.hpp"
 #include "concord/world/body_contact_count.hpp"
 #include "concord/world/step_stats.hpp"
 
@@ -49,6 +50,10 @@ struct BodyRecord {
     /// the record so that every holder takes the same z^1, captured in checkpoints; false at
     /// the start of a run.
     bool supported = false;
+    /// Augmented-Lagrangian contact: the pairs of the active set this body carries, with their
+    /// multipliers (distributed/carried_contacts.hpp says which body carries a pair). Set by
+    /// the home worker at the end of a step; every holder takes them at the next step's start.
+    std::vector<AlMemoryEntry> contact_multipliers;
 };
 
 /// A shared body's penalty and unscaled multiplier rho u at the end of a worker's last

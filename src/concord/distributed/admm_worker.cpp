@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "concord/distributed/anderson.hpp"
+#include "concord/distributed/carried_contacts.hpp"
 #include "concord/distributed/local_problem.hpp"
 #include "concord/distributed/penalty.hpp"
 #include "concord/math/error.hpp"
@@ -126,6 +127,7 @@ struct AdmmWorker::Run {
     std::vector<std::uint64_t> masks;  ///< their holder sets
     LocalSystem* local = nullptr;
     VecX q, q_tilde, target;  ///< world-size start, prediction and kinematic targets
+    AlContactMemory multipliers;  ///< augmented Lagrangian: what the held records carry
     std::unique_ptr<StepInput> in;
     double kappa = 0.0;
 
@@ -427,8 +429,9 @@ void AdmmWorker::build_local_problem(Run& run) {
             model_.set_body_coordinates(run.q_tilde, rec.id, p);
         }
     }
+    run.multipliers = carried_contact_multipliers(run.held);
     run.in = std::make_unique<StepInput>(
-        StepInput{run.q, run.q_tilde, run.target, run.h, run.cmd.t_end});
+        StepInput{run.q, run.q_tilde, run.target, run.h, run.cmd.t_end, &run.multipliers});
 
     // The shared bodies: movable and held by more than one worker.
     for (std::size_t k = 0; k < run.ids.size(); ++k) {
@@ -877,10 +880,17 @@ void AdmmWorker::send_result(Run& run) {
             end.q = run.system().body_coordinates(run.x, static_cast<int>(k));
             end.q_dot = (end.q - it->second->q) / run.h;
             end.supported = supported[k] != 0;
+            end.contact_multipliers.clear();
             result.owned.push_back(end);
             result.owned_mass +=
                 model_.bodies[static_cast<std::size_t>(end.id)].mass_properties.mass;
         }
+        // Augmented Lagrangian: the active sets go with the owned bodies' records (in id order).
+        attach_contact_multipliers(run.problem->al_memory(), [&](int body) -> BodyRecord* {
+            auto it = std::lower_bound(result.owned.begin(), result.owned.end(), body,
+                                       [](const BodyRecord& r, int id) { return r.id < id; });
+            return it != result.owned.end() && it->id == body ? &*it : nullptr;
+        });
         // Penalties and multipliers to carry into the next step if this one is committed.
         if (!run.failed)
             for (const SharedBody& sb : run.shared)

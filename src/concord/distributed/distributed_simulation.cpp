@@ -10,6 +10,7 @@
 
 #include "concord/body/body_builder.hpp"
 #include "concord/distributed/anderson.hpp"
+#include "concord/distributed/carried_contacts.hpp"
 #include "concord/math/error.hpp"
 #include "concord/scene/distributed_json.hpp"
 #include "concord/world/step_sanity.hpp"
@@ -47,6 +48,7 @@ struct DistributedSimulation::Outcome {
     VecX x;
     double kappa = 0.0;
     std::vector<WorkerResult> results;
+    AlContactMemory multipliers;  ///< augmented Lagrangian: the active sets the owners carry
     DistributedStepStats stats;
     int newton_iterations = 0;  ///< sum over iterations of the slowest worker's count
 };
@@ -55,9 +57,6 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     : model_(model), transport_(transport), stepper_(model.initial_world_state(), model.movable) {
     dspec_ = model_.spec.distributed;
     validate_distributed_spec(dspec_);
-    if (model_.spec.contact.model != ContactModel::Barrier)
-        throw InputError(std::string("contact.model: ") + to_string(model_.spec.contact.model) +
-                         " is not available in distributed runs yet; use barrier or one worker");
     if (transport_.num_workers() != dspec_.workers)
         throw InputError("distributed.workers is " + std::to_string(dspec_.workers) + " but " +
                          std::to_string(transport_.num_workers()) + " workers are running");
@@ -232,6 +231,7 @@ void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultipli
     std::vector<AssignCommand> cmds(static_cast<std::size_t>(transport_.num_workers()));
     for (std::size_t w = 0; w < carry.size() && w < cmds.size(); ++w) cmds[w].carry = carry[w];
     std::vector<int> home(static_cast<std::size_t>(model_.num_bodies()), -1);
+    std::vector<BodyRecord> records(static_cast<std::size_t>(model_.num_bodies()));
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
         if (!model_.movable[i]) continue;
@@ -240,12 +240,24 @@ void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultipli
         r.q = model_.body_coordinates(current().q, b);
         r.q_dot = model_.body_coordinates(current().q_dot, b);
         r.supported = std::binary_search(supported.begin(), supported.end(), b);
+        records[i] = std::move(r);
+    }
+    // Augmented Lagrangian: the active set goes with the records as the workers would send it.
+    attach_contact_multipliers(current().contact_multipliers, [&](int body) -> BodyRecord* {
+        return body >= 0 && model_.movable[static_cast<std::size_t>(body)]
+                   ? &records[static_cast<std::size_t>(body)]
+                   : nullptr;
+    });
+    for (int b = 0; b < model_.num_bodies(); ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        if (!model_.movable[i]) continue;
+        BodyRecord& r = records[i];
         const int first = group_[i];  // <= b, so its home is known
         if (first == b)
             home[i] = partition_.worker_of_point(
                 world_box(model_.bodies[i], rest_boxes_[i], r.q).center());
         r.home = home[static_cast<std::size_t>(first)];
-        cmds[static_cast<std::size_t>(r.home)].bodies.push_back(r);
+        cmds[static_cast<std::size_t>(r.home)].bodies.push_back(std::move(r));
     }
     for (int w = 0; w < transport_.num_workers(); ++w)
         transport_.send(w + 1, Tag::Command, encode(cmds[static_cast<std::size_t>(w)]));
@@ -538,6 +550,12 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         if (model_.movable[static_cast<std::size_t>(b)] && seen[static_cast<std::size_t>(b)] != 1)
             throw std::logic_error("distributed step: body " + std::to_string(b) + " came back " +
                                    std::to_string(seen[static_cast<std::size_t>(b)]) + " times");
+    if (model_.spec.contact.model == ContactModel::AugmentedLagrangian) {
+        std::vector<BodyRecord> owned;
+        for (const WorkerResult& r : out.results)
+            owned.insert(owned.end(), r.owned.begin(), r.owned.end());
+        out.multipliers = carried_contact_multipliers(owned);
+    }
     ds.t_sync = t_sync;
     ds.t_parallel += slowest_setup + t_sync;
     if (!out.failed && partition_missed_a_pair(out.x, holders)) {
@@ -604,7 +622,8 @@ SubstepAttempt DistributedSimulation::attempt(const WorldState& /*s*/, double dt
         stats_.min_distance = std::min(stats_.min_distance, r.min_distance);
     }
     // A consensus that failed is never accepted, however small the step.
-    return {o.failed ? ConvergenceStatus::Diverged : ConvergenceStatus::Converged, &o.x, o.kappa};
+    return {o.failed ? ConvergenceStatus::Diverged : ConvergenceStatus::Converged, &o.x, o.kappa,
+            &o.multipliers};
 }
 
 void DistributedSimulation::conclude(SubstepVerdict verdict) {

@@ -205,6 +205,8 @@ std::vector<const LocalProblem::Part*> LocalProblem::parts() const {
 // system's (up to the order of additions within a body).
 StiffnessShare LocalProblem::stiffness_share() {
     StiffnessShare out;
+    // Augmented-Lagrangian contact has no barrier stiffness to balance.
+    if (model_.spec.contact.model == ContactModel::AugmentedLagrangian) return out;
     auto add = [&](StepSystem& sys, const std::vector<int>* index) {
         const ContactSet& c = sys.contacts();
         out.internal.has_contacts = out.internal.has_contacts || c.size() > 0;
@@ -408,6 +410,18 @@ double LocalProblem::ccd_fraction(const VecX& x0, const VecX& x1) {
     }
     coupled_.ref.system->gather(world_, coupled1);
     return coupled_.ref.system->ccd_fraction(coupled0, coupled1);
+}
+
+AlContactMemory LocalProblem::al_memory() const {
+    if (!split()) return whole_.system->al_memory();
+    AlContactMemory out;
+    for (const Part* p : parts()) {
+        const AlContactMemory m = p->ref.system->al_memory();
+        out.insert(out.end(), m.begin(), m.end());
+    }
+    // Disjoint sets (each pair has a movable body, which is in one system only).
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 LocalMeasure LocalProblem::measure(const VecX& x, const std::function<bool(int, int)>& keep) {

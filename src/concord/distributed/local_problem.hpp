@@ -125,6 +125,9 @@ class LocalProblem {
     /// systems in use. keep(a, b) decides whether a pair between whole-system bodies a and b
     /// (b = -1 for a plane) is counted here.
     LocalMeasure measure(const VecX& x, const std::function<bool(int, int)>& keep);
+    /// Augmented-Lagrangian contact: the active sets of the systems in use with their
+    /// multipliers, named by world bodies, sorted (empty with the barrier).
+    AlContactMemory al_memory() const;
 
   private:
     /// A system of islands: the whole system's indices of its bodies (sorted).

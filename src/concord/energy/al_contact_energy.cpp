@@ -62,6 +62,15 @@ double AlContactEnergy::pair_penalty(const AlConstraint& c) const {
     return params_.penalty_scale * m * h_ * h_;
 }
 
+double AlContactEnergy::pair_weight(const AlConstraint& c) const {
+    if (!replication_) return 1.0;
+    const int a = surface_.body_of_vertex(c.vertex[0]);
+    if (c.key.kind == AlPairKey::PointPlane) return replication_->plane_weight(a);
+    // The other primitive's body: the face's (point-triangle), the second edge's (edge-edge).
+    const int other = c.vertex[c.key.kind == AlPairKey::PointTriangle ? 1 : 2];
+    return replication_->pair_weight(a, surface_.body_of_vertex(other));
+}
+
 double AlContactEnergy::gap(const AlConstraint& c, const VecX& q) const {
     double g = c.offset;
     for (int k = 0; k < c.num_vertices; ++k) {
@@ -119,6 +128,7 @@ void AlContactEnergy::linearize(const VecX& q_np, const VecX& q) {
                 break;
             }
             }
+            c.weight = pair_weight(c);
             // x_np is intersection-free, so D > 0; guard anyway (no usable normal at 0).
             if (!usable || !(D > 0.0)) {
                 c.mu_eff = 0.0;
@@ -170,13 +180,14 @@ ContactSet AlContactEnergy::active_contacts(const VecX& q, std::vector<double>& 
     auto rest = [&](int v) -> Vec3 { return surface_.rest.row(v).transpose(); };
     for (const AlConstraint& c : set_) {
         if (!(c.lambda > 0.0)) continue;
+        const double share = c.weight * c.lambda;
         switch (c.key.kind) {
         case AlPairKey::PointTriangle: {
             const int fa = c.key.b;
             out.point_triangle.push_back(
                 {c.key.a, fa,
                  point_triangle_distance_type(x(c.key.a), x(f(fa, 0)), x(f(fa, 1)), x(f(fa, 2)))});
-            pt.push_back(c.lambda);
+            pt.push_back(share);
             break;
         }
         case AlPairKey::EdgeEdge: {
@@ -185,12 +196,12 @@ ContactSet AlContactEnergy::active_contacts(const VecX& q, std::vector<double>& 
                                                              rest(e(b, 0)), rest(e(b, 1)));
             out.edge_edge.push_back(
                 {a, b, edge_edge_distance_type(x(e(a, 0)), x(e(a, 1)), x(e(b, 0)), x(e(b, 1))), eps});
-            ee.push_back(c.lambda);
+            ee.push_back(share);
             break;
         }
         default:
             out.point_plane.push_back({c.key.a, c.key.b});
-            pp.push_back(c.lambda);
+            pp.push_back(share);
             break;
         }
     }
@@ -231,7 +242,7 @@ double AlContactEnergy::value(const VecX& q) const {
         const AlConstraint& c = set_[i];
         if (c.mu_eff <= 0.0) return 0.0;
         const double r = gap(c, q) - c.shift;
-        return 0.5 * c.mu_eff * r * r;
+        return 0.5 * c.weight * c.mu_eff * r * r;
     });
 }
 
@@ -241,7 +252,7 @@ void AlContactEnergy::add_gradient(const VecX& q, VecX& g) const {
         points(set_.data() + split, set_.size() - split);
     auto local = [&]<int N>(const AlConstraint& c) -> Vec<3 * N> {
         if (c.mu_eff <= 0.0) return Vec<3 * N>::Zero();
-        return c.mu_eff * (gap(c, q) - c.shift) * stacked_normal<N>(c);
+        return c.weight * c.mu_eff * (gap(c, q) - c.shift) * stacked_normal<N>(c);
     };
     scatter_pair_gradients<4>(
         quads, surface_, q, [&](const AlConstraint& c) { return local.template operator()<4>(c); },
@@ -259,7 +270,7 @@ void AlContactEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool /*projec
     auto local = [&]<int N>(const AlConstraint& c) -> Mat<3 * N> {
         if (c.mu_eff <= 0.0) return Mat<3 * N>::Zero();
         const Vec<3 * N> n = stacked_normal<N>(c);
-        return c.mu_eff * n * n.transpose();
+        return c.weight * c.mu_eff * n * n.transpose();
     };
     scatter_pair_hessians<4>(
         quads, surface_, q, [&](const AlConstraint& c) { return local.template operator()<4>(c); },

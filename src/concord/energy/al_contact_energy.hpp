@@ -20,6 +20,7 @@
 #include <array>
 #include <vector>
 
+#include "concord/energy/contact_replication.hpp"
 #include "concord/energy/contact_set.hpp"
 #include "concord/energy/energy.hpp"
 
@@ -48,6 +49,10 @@ struct AlConstraint {
     double shift = 0.0;  ///< s + lambda / mu, frozen per Newton iteration
     double mu = 0.0;     ///< penalty
     double mu_eff = 0.0; ///< decayed penalty (0: the pair is not evaluated this iteration)
+    /// The pair's share in this system (ContactReplication: 1 / the workers holding both its
+    /// bodies; 1 on one machine): the energy is weighted by it, lambda is not (every holder
+    /// estimates the whole multiplier, as its consensus makes the positions agree).
+    double weight = 1.0;
 };
 
 struct AlContactParams {
@@ -67,6 +72,8 @@ public:
                     AlContactParams params);
 
     void set_time_step(double h) { h_ = h; }
+    /// Distributed runs: each pair's energy is weighted by its share (as the barrier's).
+    void set_replication(const ContactReplication* r) { replication_ = r; }
     const AlContactParams& params() const { return params_; }
 
     /// Adds pairs not yet in the set (lambda 0); keeps the set sorted by key.
@@ -83,8 +90,9 @@ public:
     void set_constraints(std::vector<AlConstraint> set);
     void clear() { set_.clear(); }
 
-    /// The pairs with lambda > 0 as a contact set classified at q, and their multipliers in
-    /// the set's order (point-triangle, edge-edge, point-plane): friction's lagged normal forces.
+    /// The pairs with lambda > 0 as a contact set classified at q, and their multipliers times
+    /// their weights in the set's order (point-triangle, edge-edge, point-plane): friction's
+    /// lagged normal forces, this system's share of them.
     ContactSet active_contacts(const VecX& q, std::vector<double>& lambda) const;
 
     std::string name() const override { return "al_contact"; }
@@ -95,6 +103,7 @@ public:
 private:
     double gap(const AlConstraint& c, const VecX& q) const;
     double pair_penalty(const AlConstraint& c) const;
+    double pair_weight(const AlConstraint& c) const;
 
     const ContactSurface& surface_;
     const std::vector<HalfSpace>& planes_;
@@ -103,6 +112,7 @@ private:
     AlContactParams params_;
     double h_ = 0.01;
     std::vector<AlConstraint> set_;
+    const ContactReplication* replication_ = nullptr;
 };
 
 }  // namespace concord

@@ -114,6 +114,7 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
         ap.dhat = model_.spec.contact.dhat;
         ap.penalty_scale = model_.spec.contact.al_penalty;
         al_ = std::make_unique<AlContactEnergy>(*surface_, model_.planes, movable_, std::move(mass), ap);
+        if (replication_) al_->set_replication(&replication_->contacts);
         al_names_.emplace(*surface_, bodies_, static_cast<int>(model_.planes.size()));
         potential_->use_al_contact(al_.get());
     }
@@ -435,8 +436,8 @@ void StepSystem::measure(const VecX& x, SystemStepResult& r) {
     potential_->refresh_contacts(x);
     // Contacts: the pairs within dhat (barrier), or those holding a positive multiplier.
     std::vector<double> lambda;
-    const ContactSet al_contacts = al_ ? al_->active_contacts(x, lambda) : ContactSet{};
-    const ContactSet& contacts = al_ ? al_contacts : potential_->contacts();
+    if (al_) al_contacts_ = al_->active_contacts(x, lambda);
+    const ContactSet& contacts = this->contacts();
     r.contacts = static_cast<int>(contacts.size());
     r.body_contacts = count_body_contacts(
         contacts, *surface_, bodies_, [](int, int) { return true; }, contact_count_scratch_);
@@ -444,6 +445,14 @@ void StepSystem::measure(const VecX& x, SystemStepResult& r) {
     r.candidates = std::max(r.candidates, static_cast<int>(potential_->num_candidates()));
     r.barrier_stiffness = al_ ? 0.0 : barrier_->stiffness();
     if (joints_) r.joint_residual = max_joint_residual(joints_->residuals(x));
+}
+
+AlContactMemory StepSystem::al_memory() const {
+    AlContactMemory out;
+    if (!al_) return out;
+    for (const AlConstraint& c : al_->constraints()) out.push_back(al_names_->name(c));
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 void StepSystem::hessian_blocks(const VecX& x, HessianBlocks& H) {
@@ -481,10 +490,7 @@ SystemStepResult StepSystem::solve(double kappa, const SolverParams& params,
         if (auto snapped = snapped_kinematic(x)) x = std::move(*snapped);
     r.candidates = static_cast<int>(peak);
     measure(x, r);
-    if (al_) {
-        for (const AlConstraint& c : al_->constraints()) r.al_memory.push_back(al_names_->name(c));
-        std::sort(r.al_memory.begin(), r.al_memory.end());
-    }
+    r.al_memory = al_memory();
     collision += seconds_since(t0);
     r.t_collision = collision;
     r.x = std::move(x);

@@ -170,8 +170,14 @@ class StepSystem {
     void measure(const VecX& x, SystemStepResult& r);
     /// Hessian of the potential at x (PSD-projected), for stiffness estimates.
     void hessian_blocks(const VecX& x, HessianBlocks& H);
-    /// Active contacts at the last evaluated state (after measure()) and the surface they index.
-    const ContactSet& contacts() const { return potential_->contacts(); }
+    /// Active contacts at the last evaluated state (after measure()) and the surface they index:
+    /// the pairs within dhat (barrier), or those holding a positive multiplier (augmented
+    /// Lagrangian).
+    const ContactSet& contacts() const { return al_ ? al_contacts_ : potential_->contacts(); }
+    /// Augmented-Lagrangian contact: the active set with its multipliers, named by world bodies
+    /// (sorted; what the next step takes back through StepInput::contact_multipliers). Empty
+    /// with the barrier.
+    AlContactMemory al_memory() const;
     const ContactSurface& surface() const { return *surface_; }
     bool has_kinematic() const { return any_kinematic_; }
     bool has_joints() const { return joints_ != nullptr; }
@@ -219,6 +225,7 @@ class StepSystem {
     std::vector<int> joint_slots_;         ///< per model joint: its index in joints_, or -1
     std::unique_ptr<IncrementalPotential> potential_;
     std::unique_ptr<AlContactEnergy> al_;  ///< augmented-Lagrangian contact; null: barrier
+    ContactSet al_contacts_;  ///< its pairs with a positive multiplier at the last measure()
     std::optional<AlMemoryNames> al_names_;
 };
 
