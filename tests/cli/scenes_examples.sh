@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every example scene in scenes/*.json: `concord info` accepts it, `concord run` simulates it for
-# a bounded number of frames, and `concord audit` finds every saved frame clean. frames.jsonl
+# a bounded number of frames, and `concord audit` finds every saved frame clean, in the scene's
+# contact model and again in the other one (every step converged there too). frames.jsonl
 # must follow the contract (one line per frame, q for every body, the stats keys), the bounded
 # run must reach contact (or the audit proves little), and each scene must do what its
 # description says (the box rests, the stack stands, one block sticks and one slides, momentum
@@ -209,5 +210,42 @@ stuck = sum(1 for r in records[1:] if not r["stats"].get("converged", True))
 print(f"{len(records)} frames, {len(bodies)} bodies, peak {peak_contacts} contacts, {stuck} frames not converged")
 PY
     echo "$scene: $frames frames clean ($((SECONDS - start)) s)"
+
+    # The other contact model (issue 17: every example scene audits clean in both): the same
+    # frames with contact.model switched, every step converged.
+    python3 - "$scene_file" "$tmp/$scene.other.json" <<'PY'
+import json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+s = json.load(open(src))
+base = os.path.dirname(os.path.abspath(src))
+def absolute(o):  # file references are relative to the scene's folder
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k in ("file", "path", "urdf") and isinstance(v, str) and not os.path.isabs(v):
+                o[k] = os.path.join(base, v)
+            else:
+                absolute(v)
+    elif isinstance(o, list):
+        for v in o:
+            absolute(v)
+absolute(s)
+contact = s.setdefault("contact", {})
+contact["model"] = "barrier" if contact.get("model") == "augmented_lagrangian" else "augmented_lagrangian"
+json.dump(s, open(dst, "w"))
+PY
+    other="$tmp/$scene.other"
+    "$concord" run "$tmp/$scene.other.json" --out "$other" --frames "$frames" >"$other.stdout" 2>"$other.stderr" ||
+        fail "$scene, other contact model: concord run exited with $? ($(tail -n 1 "$other.stderr"))"
+    "$concord" audit "$other" --quiet >"$other.audit" 2>&1 ||
+        fail "$scene, other contact model: audit exited with $?: $(cat "$other.audit")"
+    grep -q "^audit: clean: no intersection in $((frames + 1)) frames" "$other.audit" ||
+        fail "$scene, other contact model: unexpected audit summary: $(cat "$other.audit")"
+    python3 - "$other" <<'PY' || fail "$scene, other contact model: a step did not converge"
+import json, sys
+for line in open(sys.argv[1] + "/frames.jsonl"):
+    s = json.loads(line)["stats"]
+    assert s["status"] == "converged", (json.loads(line)["frame"], s["status"])
+PY
+    echo "$scene: the other contact model's $frames frames clean too"
 done
 echo "PASS"
