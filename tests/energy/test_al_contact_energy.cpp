@@ -69,15 +69,26 @@ TEST(AlContactEnergy, DerivativesMatchFiniteDifferencesAndHessianIsPsd) {
     EXPECT_GE(eig.eigenvalues().minCoeff(), -1e-9 * eig.eigenvalues().cwiseAbs().maxCoeff());
 }
 
+namespace {
+
+// Joins the pair of body a's lowest vertex (at x) and the ground plane y = -0.6; returns the
+// vertex.
+int join_lowest_vertex(const ContactFixture& f, const Vertices& x, AlContactEnergy& e) {
+    int low = 0;
+    for (int v = 0; v < f.surface.body_vertex_begin[1]; ++v)
+        if (x(v, 1) < x(low, 1)) low = v;
+    e.join(std::vector<AlPairKey>{{AlPairKey::PointPlane, low, 0}});
+    return low;
+}
+
+}  // namespace
+
 TEST(AlContactEnergy, LinearisedGapIsTheDistanceMinusDhatAtTheAdmissibleState) {
     ContactFixture f;
     AlContactEnergy e = make_energy(f);
     // The lowest vertex of body a against the ground plane y = -0.6.
     const Vertices x = f.surface.positions(f.q);
-    int low = 0;
-    for (int v = 0; v < f.surface.body_vertex_begin[1]; ++v)
-        if (x(v, 1) < x(low, 1)) low = v;
-    e.join({{AlPairKey::PointPlane, low, 0}});
+    const int low = join_lowest_vertex(f, x, e);
     e.linearize(f.q, f.q);
     const AlConstraint& c = e.constraints()[0];
     const double distance = x(low, 1) + 0.6;
@@ -91,10 +102,7 @@ TEST(AlContactEnergy, MultipliersGrowOnViolationDecayAndLeaveWhenInactive) {
     ContactFixture f;
     AlContactEnergy e = make_energy(f, {true, false});
     const Vertices x = f.surface.positions(f.q);
-    int low = 0;
-    for (int v = 0; v < f.surface.body_vertex_begin[1]; ++v)
-        if (x(v, 1) < x(low, 1)) low = v;
-    e.join({{AlPairKey::PointPlane, low, 0}});
+    const int low = join_lowest_vertex(f, x, e);
     e.linearize(f.q, f.q);
     const double mu = e.constraints()[0].mu;
     // The penalty: scale * m * h^2, m the mass of the only movable body.
@@ -128,10 +136,7 @@ TEST(AlContactEnergy, ADecayedPairGainsItsMultiplierAtTheDecayedPenalty) {
     ContactFixture f;
     AlContactEnergy e = make_energy(f, {true, false});
     const Vertices x = f.surface.positions(f.q);
-    int low = 0;
-    for (int v = 0; v < f.surface.body_vertex_begin[1]; ++v)
-        if (x(v, 1) < x(low, 1)) low = v;
-    e.join({{AlPairKey::PointPlane, low, 0}});
+    const int low = join_lowest_vertex(f, x, e);
     VecX up = f.q;
     up[1] += 1.0;
     for (int k = 0; k < 3; ++k) {  // three inactive updates: mu_eff = 0.3^3 mu
