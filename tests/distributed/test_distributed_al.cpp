@@ -80,6 +80,40 @@ TEST(DistributedAl, SharedBodiesMatchTheSingleMachineAndCarryTheWholeMultipliers
     }
 }
 
+// Friction reads the multipliers too: a box sliding across the partition plane (shared by both
+// workers, each carrying half of each ground pair) is slowed as on one machine. Friction is
+// lagged before a step's first linearisation, so the shares must come from the pairs themselves:
+// with the shares left at 1 there, each worker applied the whole friction and the box stopped
+// short.
+TEST(DistributedAl, ASharedBoxSlidesAsOnOneMachine) {
+    SceneSpec s;
+    s.name = "slide";
+    s.time_step = 0.01;
+    s.contact.model = ContactModel::AugmentedLagrangian;
+    s.contact.dhat = 1e-3;
+    s.contact.friction = 0.3;
+    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    BodySpec b = box("slider", Vec3(-0.4, 0.5 + 0.5e-3, 0));
+    b.velocity = Vec3(2.0, 0, 0);
+    s.bodies = {b};
+    s.solver.convergence_mode = ConvergenceMode::StepNorm;
+    s.solver.step_tol = 1e-7;
+    World single(s);
+    DistributedWorld dw(with_workers(s, 2, 1e-7));
+    for (int k = 0; k < 30; ++k) {
+        single.step();
+        const StepStats& st = dw.step();
+        ASSERT_EQ(st.status, ConvergenceStatus::Converged) << "step " << k;
+    }
+    const double slid = single.q(0)[0] - (-0.4), slid_dw = dw.q(0)[0] - (-0.4);
+    // Coulomb: v0 t - mu g t^2 / 2 = 0.468 m after 0.3 s; friction acted.
+    EXPECT_LT(slid, 2.0 * 0.3 - 0.1);
+    EXPECT_NEAR(slid_dw, slid, 1e-3 * slid);
+    EXPECT_GT(dw.last_stats().distributed->per_worker[0].shared +
+                  dw.last_stats().distributed->per_worker[1].shared,
+              0);
+}
+
 // A run restored from a checkpoint repeats the steps bit for bit: the multipliers are part of
 // the world state the controller keeps, and go back to the workers with the bodies.
 TEST(DistributedAl, ARestoredRunRepeatsTheStepsBitForBit) {

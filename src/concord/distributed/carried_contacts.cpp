@@ -1,7 +1,6 @@
 #include "concord/distributed/carried_contacts.hpp"
 
 #include <algorithm>
-#include <tuple>
 
 namespace concord {
 

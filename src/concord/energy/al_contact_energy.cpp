@@ -62,13 +62,22 @@ double AlContactEnergy::pair_penalty(const AlConstraint& c) const {
     return params_.penalty_scale * m * h_ * h_;
 }
 
-double AlContactEnergy::pair_weight(const AlConstraint& c) const {
+double AlContactEnergy::pair_weight(const AlPairKey& key) const {
     if (!replication_) return 1.0;
-    const int a = surface_.body_of_vertex(c.vertex[0]);
-    if (c.key.kind == AlPairKey::PointPlane) return replication_->plane_weight(a);
-    // The other primitive's body: the face's (point-triangle), the second edge's (edge-edge).
-    const int other = c.vertex[c.key.kind == AlPairKey::PointTriangle ? 1 : 2];
-    return replication_->pair_weight(a, surface_.body_of_vertex(other));
+    // A vertex of each primitive names its body: the point, the face's first corner, the edges'
+    // first ends.
+    const auto& f = surface_.mesh.faces;
+    const auto& e = surface_.mesh.edges;
+    switch (key.kind) {
+        case AlPairKey::PointTriangle:
+            return replication_->pair_weight(surface_.body_of_vertex(key.a),
+                                             surface_.body_of_vertex(f(key.b, 0)));
+        case AlPairKey::EdgeEdge:
+            return replication_->pair_weight(surface_.body_of_vertex(e(key.a, 0)),
+                                             surface_.body_of_vertex(e(key.b, 0)));
+        default:
+            return replication_->plane_weight(surface_.body_of_vertex(key.a));
+    }
 }
 
 double AlContactEnergy::gap(const AlConstraint& c, const VecX& q) const {
@@ -128,7 +137,7 @@ void AlContactEnergy::linearize(const VecX& q_np, const VecX& q) {
                 break;
             }
             }
-            c.weight = pair_weight(c);
+            c.weight = pair_weight(c.key);
             // x_np is intersection-free, so D > 0; guard anyway (no usable normal at 0).
             if (!usable || !(D > 0.0)) {
                 c.mu_eff = 0.0;
@@ -180,7 +189,8 @@ ContactSet AlContactEnergy::active_contacts(const VecX& q, std::vector<double>& 
     auto rest = [&](int v) -> Vec3 { return surface_.rest.row(v).transpose(); };
     for (const AlConstraint& c : set_) {
         if (!(c.lambda > 0.0)) continue;
-        const double share = c.weight * c.lambda;
+        // (From the key: friction is lagged before the first linearisation of a step.)
+        const double share = pair_weight(c.key) * c.lambda;
         switch (c.key.kind) {
         case AlPairKey::PointTriangle: {
             const int fa = c.key.b;

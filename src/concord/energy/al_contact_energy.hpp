@@ -103,7 +103,7 @@ public:
 private:
     double gap(const AlConstraint& c, const VecX& q) const;
     double pair_penalty(const AlConstraint& c) const;
-    double pair_weight(const AlConstraint& c) const;
+    double pair_weight(const AlPairKey& key) const;
 
     const ContactSurface& surface_;
     const std::vector<HalfSpace>& planes_;
