@@ -153,13 +153,21 @@ TEST(BroadPhase, AContainerKeepsOnlyTheBodiesNearItsWalls) {
     ASSERT_GT(expected.size(), 100u);
     BroadPhase broad_phase;
     expect_same(broad_phase.find(s.mesh, s.x0, s.x1, params), expected, "container");
-    // The balls of the upper layer away from the walls are 0.14 m apart: none of their faces
-    // can pair, and the body boxes alone (the container's holds them) kept them all.
-    std::set<int> bodies_with_active_faces;
-    for (int f : broad_phase.active_faces())
-        bodies_with_active_faces.insert(s.mesh.face_body[static_cast<std::size_t>(f)]);
-    EXPECT_LE(bodies_with_active_faces.size(), static_cast<std::size_t>(1 + near_wall));
+    // The balls of the upper layer away from the walls are 0.14 m apart: none of their
+    // primitives can pair, and the body boxes alone (the container's holds them) kept them
+    // all. Nor may parts of the container's edges that mix walls (each edge of a wall spans
+    // it): that kept every ball's edges.
+    auto bodies_of = [](std::span<const int> active, const std::vector<int>& body_of) {
+        std::set<int> bodies;
+        for (int i : active) bodies.insert(body_of[static_cast<std::size_t>(i)]);
+        return bodies.size();
+    };
+    const auto most = static_cast<std::size_t>(1 + near_wall);
+    EXPECT_LE(bodies_of(broad_phase.active_faces(), s.mesh.face_body), most);
+    EXPECT_LE(bodies_of(broad_phase.active_edges(), s.mesh.edge_body), most);
+    EXPECT_LE(bodies_of(broad_phase.active_vertices(), s.mesh.vertex_body), most);
     EXPECT_LT(broad_phase.active_faces().size(), static_cast<std::size_t>(s.mesh.num_faces()) / 2);
+    EXPECT_LT(broad_phase.active_edges().size(), static_cast<std::size_t>(s.mesh.num_edges()) / 2);
 }
 
 TEST(BroadPhase, SameResultOnOneAndTwoThreads) {

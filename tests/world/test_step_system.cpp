@@ -72,20 +72,24 @@ TEST(StepSystem, AnAdoptedBroadPhaseGivesTheContactsOfAFreshOne) {
     EXPECT_EQ(p.balance.dot, q.balance.dot);
     EXPECT_EQ(p.balance.norm_sq, q.balance.norm_sq);
 
-    // Bodies that left their envelopes are not taken over; when they hold more than a quarter
-    // of the vertices, nothing is (the first query queries everything anyway).
+    // Bodies that left their envelopes are not taken over (the first query updates them
+    // alone), however many they are.
     VecX moved = q0;
     moved.head<3>() += Vec3(0, 1e-5, 0);  // body 0 moved within d-hat's margin: still inside
     moved.segment<3>(12 * 1) += Vec3(0, 0.1, 0);  // body 1 up by 10 cm
     StepSystem one_out(model, {0, 1, 2, 3});
-    EXPECT_EQ(one_out.adopt_broad_phase(donor, moved), 3);  // a quarter of the vertices left out
+    EXPECT_EQ(one_out.adopt_broad_phase(donor, moved), 3);
     const Prepared p1 = prepare(one_out, model);  // (at q0 after all: body 1 is queried again)
     EXPECT_EQ(p1.contacts, d0.contacts);
     EXPECT_EQ(p1.balance.dot, d0.balance.dot);
-    moved.segment<3>(12 * 2) += Vec3(0, 0.1, 0);  // and body 2: half of them
+    moved.segment<3>(12 * 2) += Vec3(0, 0.1, 0);  // and body 2: half of the vertices
     StepSystem two_out(model, {0, 1, 2, 3});
-    EXPECT_EQ(two_out.adopt_broad_phase(donor, moved), 0);
-    EXPECT_FALSE(two_out.broad_phase_cached());
+    EXPECT_EQ(two_out.adopt_broad_phase(donor, moved), 2);
+    EXPECT_TRUE(two_out.broad_phase_cached());
+    const Prepared p2 = prepare(two_out, model);
+    EXPECT_EQ(p2.contacts, d0.contacts);
+    EXPECT_EQ(p2.balance.dot, d0.balance.dot);
+    EXPECT_EQ(p2.balance.norm_sq, d0.balance.norm_sq);
 
     // A donor with no body in common hands nothing over.
     StepSystem lone(model, {4});

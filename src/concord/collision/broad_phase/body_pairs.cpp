@@ -4,33 +4,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <span>
 
+#include "concord/collision/broad_phase/body_parts.hpp"
 #include "concord/collision/broad_phase/swept_boxes.hpp"
 
 namespace concord {
 
 namespace {
-
-// Primitives grouped by body (index order kept within a body): body b's are
-// items[begin[b] .. begin[b + 1]).
-struct ByBody {
-    std::vector<int> begin, items;
-    ByBody(const std::vector<int>& body_of, int num_bodies)
-        : begin(static_cast<std::size_t>(num_bodies) + 1, 0), items(body_of.size()) {
-        for (int b : body_of) ++begin[static_cast<std::size_t>(b) + 1];
-        std::partial_sum(begin.begin(), begin.end(), begin.begin());
-        std::vector<int> next(begin.begin(), begin.end() - 1);
-        for (std::size_t i = 0; i < body_of.size(); ++i)
-            items[static_cast<std::size_t>(next[static_cast<std::size_t>(body_of[i])]++)] =
-                static_cast<int>(i);
-    }
-    std::span<const int> of(int b) const {
-        const auto i = static_cast<std::size_t>(b);
-        return {items.data() + begin[i], static_cast<std::size_t>(begin[i + 1] - begin[i])};
-    }
-};
 
 // A primitive with its swept box.
 struct Boxed {
@@ -103,8 +84,8 @@ std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mes
     int num_bodies = 0;
     for (const auto* ids : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
         for (int b : *ids) num_bodies = std::max(num_bodies, b + 1);
-    const ByBody vertices(mesh.vertex_body, num_bodies), edges(mesh.edge_body, num_bodies),
-        faces(mesh.face_body, num_bodies);
+    const PrimitivesByBody vertices(mesh.vertex_body, num_bodies),
+        edges(mesh.edge_body, num_bodies), faces(mesh.face_body, num_bodies);
 
     // A body's box holds every box of its primitives (an edge's or face's box is the union of
     // its vertices' boxes).

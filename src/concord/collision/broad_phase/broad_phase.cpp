@@ -144,7 +144,8 @@ std::vector<EdgeEdgeCandidate> edge_edge_candidates(const CollisionMesh& mesh, c
 }
 
 void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyPairFilter& filter) {
-    // Body boxes: the union of their primitives' (inflated) boxes, so that a primitive box
+    // Body boxes: the union of their vertices' (inflated) boxes, which hold their edges' and
+    // faces' boxes too (each the union of its corners' boxes), so that a primitive box
     // overlapping another body's primitive box also overlaps that body's box.
     int num_bodies = 0;
     for (int b : mesh.vertex_body) num_bodies = std::max(num_bodies, b + 1);
@@ -152,12 +153,6 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
     for (int v = 0; v < mesh.num_vertices(); ++v)
         body_boxes_[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])].expand(
             vertex_boxes_[static_cast<std::size_t>(v)]);
-    for (int e = 0; e < mesh.num_edges(); ++e)
-        body_boxes_[static_cast<std::size_t>(mesh.edge_body[static_cast<std::size_t>(e)])].expand(
-            edge_boxes_[static_cast<std::size_t>(e)]);
-    for (int f = 0; f < mesh.num_faces(); ++f)
-        body_boxes_[static_cast<std::size_t>(mesh.face_body[static_cast<std::size_t>(f)])].expand(
-            face_boxes_[static_cast<std::size_t>(f)]);
 
     // Pairs of bodies whose boxes overlap and that the filter accepts in either order: sweep
     // over the bodies sorted by the lower x of their box.
@@ -191,51 +186,30 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
         near_bodies_.insert(near_bodies_.end(), list.begin(), list.end());
         near_begin_[static_cast<std::size_t>(b) + 1] = static_cast<int>(near_bodies_.size());
     }
-    // Each body's primitives of each kind in parts of consecutive (body-local) index: a large
-    // body (a container around a pile) overlaps every box inside it, its parts only the boxes
-    // near its walls.
-    auto make_parts = [&](int kind, const std::vector<int>& body_of,
-                          const std::vector<AABB>& boxes) {
-        std::vector<int> count(static_cast<std::size_t>(num_bodies), 0);
-        for (int b : body_of) ++count[static_cast<std::size_t>(b)];
-        std::vector<int>& begin = part_begin_[static_cast<std::size_t>(kind)];
-        begin.assign(static_cast<std::size_t>(num_bodies) + 1, 0);
-        for (int b = 0; b < num_bodies; ++b)
-            begin[static_cast<std::size_t>(b) + 1] =
-                begin[static_cast<std::size_t>(b)] +
-                std::min(kPartsPerBody, count[static_cast<std::size_t>(b)]);
-        std::vector<AABB>& parts = part_boxes_[static_cast<std::size_t>(kind)];
-        parts.assign(static_cast<std::size_t>(begin.back()), AABB{});
-        std::vector<int> seen(static_cast<std::size_t>(num_bodies), 0);
-        for (std::size_t i = 0; i < body_of.size(); ++i) {
-            const auto b = static_cast<std::size_t>(body_of[i]);
-            const int n_parts = begin[b + 1] - begin[b];
-            const int per_part = (count[b] + n_parts - 1) / n_parts;
-            parts[static_cast<std::size_t>(begin[b] + seen[b]++ / per_part)].expand(boxes[i]);
-        }
+    // Each body's primitives of each kind in parts, and per body the parts of the kind its
+    // primitives pair with (a vertex: faces; an edge: edges; a face: vertices) in the bodies
+    // near it.
+    parts_[0].build(mesh.vertex_body, vertex_boxes_, body_boxes_);
+    parts_[1].build(mesh.edge_body, edge_boxes_, body_boxes_);
+    parts_[2].build(mesh.face_body, face_boxes_, body_boxes_);
+    auto near_bodies = [&](int b, auto&& visit) {
+        for (int k = near_begin_[static_cast<std::size_t>(b)];
+             k < near_begin_[static_cast<std::size_t>(b) + 1]; ++k)
+            visit(near_bodies_[static_cast<std::size_t>(k)]);
     };
-    make_parts(0, mesh.vertex_body, vertex_boxes_);
-    make_parts(1, mesh.edge_body, edge_boxes_);
-    make_parts(2, mesh.face_body, face_boxes_);
-    // Whether `box`, of a primitive of `body`, overlaps a part of the kind it pairs with in a
-    // body near it.
-    auto near_other_body = [&](int body, const AABB& box, int other_kind) {
-        const std::vector<int>& begin = part_begin_[static_cast<std::size_t>(other_kind)];
-        const std::vector<AABB>& parts = part_boxes_[static_cast<std::size_t>(other_kind)];
-        for (int k = near_begin_[static_cast<std::size_t>(body)];
-             k < near_begin_[static_cast<std::size_t>(body) + 1]; ++k) {
-            const auto other = static_cast<std::size_t>(near_bodies_[static_cast<std::size_t>(k)]);
-            if (!box.overlaps(body_boxes_[other])) continue;
-            for (int p = begin[other]; p < begin[other + 1]; ++p)
-                if (box.overlaps(parts[static_cast<std::size_t>(p)])) return true;
-        }
-        return false;
+    for (int kind = 0; kind < 3; ++kind)
+        near_parts_[static_cast<std::size_t>(kind)].build(
+            parts_[static_cast<std::size_t>(2 - kind)], body_boxes_, near_bodies);
+    // Whether `box`, of a primitive of `body` of kind `kind`, overlaps a part of the kind it
+    // pairs with in a body near it.
+    auto near_other_body = [&](int body, const AABB& box, int kind) {
+        return near_parts_[static_cast<std::size_t>(kind)].overlaps(body, box);
     };
     select(
         mesh.num_vertices(),
         [&](int v) {
             return near_other_body(mesh.vertex_body[static_cast<std::size_t>(v)],
-                                   vertex_boxes_[static_cast<std::size_t>(v)], 2);
+                                   vertex_boxes_[static_cast<std::size_t>(v)], 0);
         },
         flags_, active_vertices_);
     select(
@@ -249,7 +223,7 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
         mesh.num_faces(),
         [&](int f) {
             return near_other_body(mesh.face_body[static_cast<std::size_t>(f)],
-                                   face_boxes_[static_cast<std::size_t>(f)], 0);
+                                   face_boxes_[static_cast<std::size_t>(f)], 2);
         },
         flags_, active_faces_);
 }

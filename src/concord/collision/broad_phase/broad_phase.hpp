@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
+#include "concord/collision/broad_phase/body_parts.hpp"
 #include "concord/collision/broad_phase/candidates.hpp"
 #include "concord/collision/broad_phase/collision_mesh.hpp"
 #include "concord/collision/broad_phase/lbvh.hpp"
@@ -59,18 +60,22 @@ class BroadPhase {
         edge_boxes_.swap(edge);
         face_boxes_.swap(face);
     }
+    /// Gives the caller the body boxes and parts of the last find() (LBVH method) in exchange
+    /// for its own, as exchange_boxes does.
+    void exchange_parts(std::vector<AABB>& body_boxes, std::array<BodyParts, 3>& parts) {
+        body_boxes_.swap(body_boxes);
+        parts_.swap(parts);
+    }
     /// The LBVH method first keeps only the primitives whose box overlaps, in another body
     /// they may pair with, the box of a part of the primitives they can pair with (a vertex:
-    /// faces; an edge: edges; a face: vertices; a body's primitives of a kind in at most
-    /// kPartsPerBody parts of consecutive index); its trees (bodies as groups) hold just
-    /// those: the tree's primitive i is face active_faces()[i] (edge active_edges()[i]).
+    /// faces; an edge: edges; a face: vertices; a body's primitives of a kind in BodyParts); its
+    /// trees (bodies as groups) hold just those: the tree's primitive i is face active_faces()[i]
+    /// (edge active_edges()[i]).
     const LBVH& face_tree() const { return face_tree_; }
     const LBVH& edge_tree() const { return edge_tree_; }
     std::span<const int> active_vertices() const { return active_vertices_; }
     std::span<const int> active_edges() const { return active_edges_; }
     std::span<const int> active_faces() const { return active_faces_; }
-
-    static constexpr int kPartsPerBody = 16;
 
   private:
     void select_near_other_bodies(const CollisionMesh& mesh, const BodyPairFilter& filter);
@@ -79,10 +84,10 @@ class BroadPhase {
     LBVH face_tree_, edge_tree_;
     std::vector<AABB> body_boxes_, active_face_boxes_, active_edge_boxes_;
     std::vector<int> near_begin_, near_bodies_;
-    /// Per kind (vertices, edges, faces): body b's parts are part_boxes_[k][part_begin_[k][b]
-    /// .. part_begin_[k][b + 1]).
-    std::array<std::vector<int>, 3> part_begin_;
-    std::array<std::vector<AABB>, 3> part_boxes_;
+    /// Per kind (vertices, edges, faces): the bodies' parts, and per body the parts of the
+    /// kind its primitives of this kind pair with in the bodies near it.
+    std::array<BodyParts, 3> parts_;
+    std::array<NearParts, 3> near_parts_;
     std::vector<int> active_vertices_, active_edges_, active_faces_;
     std::vector<int> active_face_groups_, active_edge_groups_;
     std::vector<std::uint8_t> flags_;

@@ -98,11 +98,25 @@ void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, 
     // The envelope's boxes, kept for later updates of single bodies.
     broad_phase_.exchange_boxes(envelope_vertex_boxes_, envelope_edge_boxes_,
                                 envelope_face_boxes_);
+    if (params.method == BroadPhaseMethod::lbvh)
+        broad_phase_.exchange_parts(body_box_, parts_);  // built over the same boxes
+    else
+        build_parts(mesh);
     valid_ = true;
     mesh_ = &mesh;
     dhat_ = params.dhat;
     method_ = params.method;
     ++rebuilds_;
+}
+
+void EnvelopeBroadPhase::build_parts(const CollisionMesh& mesh) {
+    body_box_.assign(static_cast<std::size_t>(num_bodies_), AABB{});
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+        body_box_[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])].expand(
+            envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
+    parts_[0].build(mesh.vertex_body, envelope_vertex_boxes_, body_box_);
+    parts_[1].build(mesh.edge_body, envelope_edge_boxes_, body_box_);
+    parts_[2].build(mesh.face_body, envelope_face_boxes_, body_box_);
 }
 
 void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
@@ -139,44 +153,89 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     const BodyPairFilter& filter = params.body_pair_filter;
     auto allowed = [&](int a, int b) { return !filter || filter(a, b); };
 
-    // The moved bodies' primitives with their new envelope boxes (an edge's or a face's box is
-    // the union of its corners' boxes, as the swept boxes of a fresh query are), in trees.
+    // The moved bodies' new envelope boxes (an edge's or a face's box is the union of its
+    // corners' boxes, as the swept boxes of a fresh query are), body boxes and parts.
     const double inflation = 0.5 * params.dhat;
-    for (int v = 0; v < mesh.num_vertices(); ++v)
-        if (is_moved(vertex_body[static_cast<std::size_t>(v)]))
-            envelope_vertex_boxes_[static_cast<std::size_t>(v)] =
-                swept_vertex_box(lo_, hi_, v, inflation);
-    // Primitive i (count of them, of body body[i], corners rows.row(i) or itself when there
-    // are no rows) of a moved body: box refreshed, index, body and box listed for its tree.
+    std::vector<int> moved_ids;
+    for (int b = 0; b < num_bodies_; ++b)
+        if (is_moved(b)) moved_ids.push_back(b);
+    for (int b : moved_ids) {
+        AABB& body = body_box_[static_cast<std::size_t>(b)];
+        body = AABB{};
+        for (int v : parts_[0].members(b)) {
+            AABB& box = envelope_vertex_boxes_[static_cast<std::size_t>(v)];
+            box = swept_vertex_box(lo_, hi_, v, inflation);
+            body.expand(box);
+        }
+        auto refresh = [&](std::span<const int> members, const auto& rows,
+                           std::vector<AABB>& envelope_boxes) {
+            for (int i : members) {
+                AABB& box = envelope_boxes[static_cast<std::size_t>(i)];
+                box = AABB{};
+                for (Eigen::Index c = 0; c < rows.cols(); ++c)
+                    box.expand(envelope_vertex_boxes_[static_cast<std::size_t>(rows(i, c))]);
+            }
+        };
+        refresh(parts_[1].members(b), mesh.edges, envelope_edge_boxes_);
+        refresh(parts_[2].members(b), mesh.faces, envelope_face_boxes_);
+    }
+    parts_[0].update(envelope_vertex_boxes_, body_box_, moved);
+    parts_[1].update(envelope_edge_boxes_, body_box_, moved);
+    parts_[2].update(envelope_face_boxes_, body_box_, moved);
+
+    // Per body, the other bodies whose box meets its own where one of the two moved:
+    // `moved_near[b]` the moved ones, `partners[m]` of a moved body all of them. A primitive of
+    // a kind enters the trees (is queried against them) only when its box meets a part of
+    // the kind it pairs with in one of its body's partners (moved bodies near it); a body
+    // near no moved body is skipped whole.
+    std::vector<AABB> moved_boxes;
+    for (int b : moved_ids) moved_boxes.push_back(body_box_[static_cast<std::size_t>(b)]);
+    LBVH moved_bodies;
+    moved_bodies.build(moved_boxes);
+    std::vector<std::vector<int>> moved_near(static_cast<std::size_t>(num_bodies_));
+    std::vector<std::vector<int>> partners(static_cast<std::size_t>(num_bodies_));
+    std::vector<std::uint8_t> near(static_cast<std::size_t>(num_bodies_), 0);
+    for (int b = 0; b < num_bodies_; ++b)
+        moved_bodies.query(body_box_[static_cast<std::size_t>(b)], [&](int leaf) {
+            const int m = moved_ids[static_cast<std::size_t>(leaf)];
+            if (m == b) return;
+            moved_near[static_cast<std::size_t>(b)].push_back(m);
+            partners[static_cast<std::size_t>(m)].push_back(b);
+            near[static_cast<std::size_t>(b)] = 1;
+        });
+    auto visit = [](const std::vector<std::vector<int>>& lists) {
+        return [&lists](int b, auto&& f) {
+            for (int c : lists[static_cast<std::size_t>(b)]) f(c);
+        };
+    };
+    for (int kind = 0; kind < 3; ++kind) {
+        const BodyParts& other = parts_[static_cast<std::size_t>(2 - kind)];
+        near_moved_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(partners), moved);
+        near_query_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(moved_near),
+                                                          near);
+    }
+    auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
+
+    // A moved body's primitives of one kind that can meet another body's, for its tree.
     struct Moved {
         std::vector<int> index, group;
         std::vector<AABB> boxes;
     };
-    auto collect = [&](int count, const std::vector<int>& body, const auto* rows,
-                       std::vector<AABB>& envelope_boxes) {
+    auto collect = [&](int kind, const std::vector<AABB>& envelope_boxes) {
         Moved out;
-        for (int i = 0; i < count; ++i) {
-            const int b = body[static_cast<std::size_t>(i)];
-            if (!is_moved(b)) continue;
-            AABB& box = envelope_boxes[static_cast<std::size_t>(i)];
-            if (rows) {
-                box = AABB{};
-                for (Eigen::Index c = 0; c < rows->cols(); ++c)
-                    box.expand(envelope_vertex_boxes_[static_cast<std::size_t>((*rows)(i, c))]);
+        for (int b : moved_ids)
+            for (int i : parts_[static_cast<std::size_t>(kind)].members(b)) {
+                const AABB& box = envelope_boxes[static_cast<std::size_t>(i)];
+                if (!near_moved_[static_cast<std::size_t>(kind)].overlaps(b, box)) continue;
+                out.index.push_back(i);
+                out.group.push_back(b);
+                out.boxes.push_back(box);
             }
-            out.index.push_back(i);
-            out.group.push_back(b);
-            out.boxes.push_back(box);
-        }
         return out;
     };
-    const Moved moved_vertices =
-        collect(mesh.num_vertices(), vertex_body, static_cast<const Edges*>(nullptr),
-                envelope_vertex_boxes_);
-    const Moved moved_edges =
-        collect(mesh.num_edges(), edge_body, &mesh.edges, envelope_edge_boxes_);
-    const Moved moved_faces =
-        collect(mesh.num_faces(), face_body, &mesh.faces, envelope_face_boxes_);
+    const Moved moved_vertices = collect(0, envelope_vertex_boxes_);
+    const Moved moved_edges = collect(1, envelope_edge_boxes_);
+    const Moved moved_faces = collect(2, envelope_face_boxes_);
     const std::vector<int>& vertices = moved_vertices.index;
     const std::vector<int>& edges = moved_edges.index;
     const std::vector<int>& faces = moved_faces.index;
@@ -184,47 +243,47 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
                          [&] { moved_edges_.build(moved_edges.boxes, moved_edges.group); },
                          [&] { moved_faces_.build(moved_faces.boxes, moved_faces.group); });
 
-    // Bodies whose envelope box meets no moved body's are skipped whole (a moved primitive's
-    // box lies in its body's box).
-    std::vector<AABB> body_box(static_cast<std::size_t>(num_bodies_));
-    for (int v = 0; v < mesh.num_vertices(); ++v)
-        body_box[static_cast<std::size_t>(vertex_body[static_cast<std::size_t>(v)])].expand(
-            envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
-    std::vector<AABB> moved_boxes;
-    for (int b = 0; b < num_bodies_; ++b)
-        if (is_moved(b)) moved_boxes.push_back(body_box[static_cast<std::size_t>(b)]);
-    LBVH moved_bodies;
-    moved_bodies.build(moved_boxes);
-    std::vector<std::uint8_t> near(static_cast<std::size_t>(num_bodies_), 0);
-    for (int b = 0; b < num_bodies_; ++b)
-        moved_bodies.query(body_box[static_cast<std::size_t>(b)],
-                           [&](int) { near[static_cast<std::size_t>(b)] = 1; });
-    auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
-
+    // The primitives of one kind of the bodies near a moved one (those that did not move
+    // themselves, with `still`), in body order.
+    auto near_members = [&](int kind, bool still) {
+        std::vector<int> out;
+        for (int b = 0; b < num_bodies_; ++b)
+            if (is_near(b) && !(still && is_moved(b))) {
+                const std::span<const int> m = parts_[static_cast<std::size_t>(kind)].members(b);
+                out.insert(out.end(), m.begin(), m.end());
+            }
+        return out;
+    };
+    const std::vector<int> query_vertices = near_members(0, false);
+    const std::vector<int> query_edges = near_members(1, false);
+    const std::vector<int> query_faces = near_members(2, true);
     // Point-triangle pairs with a moved face (any vertex), then with a moved vertex and a face
     // that did not move: each such pair is found exactly once.
     std::vector<PointTriangleCandidate> point_triangle = sorted_query<PointTriangleCandidate>(
-        mesh.num_vertices(), [&](int v, std::vector<PointTriangleCandidate>& out) {
+        static_cast<int>(query_vertices.size()),
+        [&](int k, std::vector<PointTriangleCandidate>& out) {
+            const int v = query_vertices[static_cast<std::size_t>(k)];
             const int bv = vertex_body[static_cast<std::size_t>(v)];
-            if (!is_near(bv)) return;
-            moved_faces_.query(envelope_vertex_boxes_[static_cast<std::size_t>(v)], bv,
-                               [&](int leaf) {
-                                   const int f = faces[static_cast<std::size_t>(leaf)];
-                                   if (allowed(bv, face_body[static_cast<std::size_t>(f)]))
-                                       out.push_back({v, f});
-                               });
+            const AABB& box = envelope_vertex_boxes_[static_cast<std::size_t>(v)];
+            if (!near_query_[0].overlaps(bv, box)) return;
+            moved_faces_.query(box, bv, [&](int leaf) {
+                const int f = faces[static_cast<std::size_t>(leaf)];
+                if (allowed(bv, face_body[static_cast<std::size_t>(f)])) out.push_back({v, f});
+            });
         });
     const std::vector<PointTriangleCandidate> moved_vertex_pairs =
         sorted_query<PointTriangleCandidate>(
-            mesh.num_faces(), [&](int f, std::vector<PointTriangleCandidate>& out) {
+            static_cast<int>(query_faces.size()),
+            [&](int k, std::vector<PointTriangleCandidate>& out) {
+                const int f = query_faces[static_cast<std::size_t>(k)];
                 const int bf = face_body[static_cast<std::size_t>(f)];
-                if (is_moved(bf) || !is_near(bf)) return;
-                moved_vertices_.query(envelope_face_boxes_[static_cast<std::size_t>(f)], bf,
-                                      [&](int leaf) {
-                                          const int v = vertices[static_cast<std::size_t>(leaf)];
-                                          if (allowed(vertex_body[static_cast<std::size_t>(v)], bf))
-                                              out.push_back({v, f});
-                                      });
+                const AABB& box = envelope_face_boxes_[static_cast<std::size_t>(f)];
+                if (!near_query_[2].overlaps(bf, box)) return;
+                moved_vertices_.query(box, bf, [&](int leaf) {
+                    const int v = vertices[static_cast<std::size_t>(leaf)];
+                    if (allowed(vertex_body[static_cast<std::size_t>(v)], bf))
+                        out.push_back({v, f});
+                });
             });
     {
         std::vector<PointTriangleCandidate> both(point_triangle.size() + moved_vertex_pairs.size());
@@ -235,11 +294,13 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     // Edge-edge pairs with a moved edge; a pair of two moved edges is kept from the query of
     // its lower edge only.
     const std::vector<EdgeEdgeCandidate> edge_edge = sorted_query<EdgeEdgeCandidate>(
-        mesh.num_edges(), [&](int e, std::vector<EdgeEdgeCandidate>& out) {
+        static_cast<int>(query_edges.size()), [&](int k, std::vector<EdgeEdgeCandidate>& out) {
+            const int e = query_edges[static_cast<std::size_t>(k)];
             const int be = edge_body[static_cast<std::size_t>(e)];
-            if (!is_near(be)) return;
+            const AABB& box = envelope_edge_boxes_[static_cast<std::size_t>(e)];
+            if (!near_query_[1].overlaps(be, box)) return;
             const bool e_moved = is_moved(be);
-            moved_edges_.query(envelope_edge_boxes_[static_cast<std::size_t>(e)], be,
+            moved_edges_.query(box, be,
                                [&](int leaf) {
                                    const int o = edges[static_cast<std::size_t>(leaf)];
                                    if (e_moved && o < e) return;
@@ -345,16 +406,6 @@ void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionM
     }
     adopted_bodies_ = static_cast<int>(taken.size());
     if (taken.empty()) return;
-    if (x != nullptr) {
-        // The bodies left to query hold many of the vertices: the next find queries them all.
-        Eigen::Index kept_vertices = 0;
-        for (const auto& [b, d] : taken) kept_vertices += v.count[static_cast<std::size_t>(b)];
-        if (static_cast<double>(mesh.num_vertices() - kept_vertices) >
-            kFullRebuildShare * static_cast<double>(mesh.num_vertices())) {
-            adopted_bodies_ = 0;
-            return;
-        }
-    }
 
     const Eigen::Index V = mesh.num_vertices();
     const double inf = std::numeric_limits<double>::infinity();
@@ -426,6 +477,7 @@ void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionM
     method_ = donor.method_;
     last_answer_ = donor.last_answer_;
     anticipated_ = false;
+    build_parts(mesh);
     list_used(mesh);
 }
 
@@ -465,15 +517,8 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
                 any = true;
             }
         if (any) {
-            Eigen::Index moved_vertices = 0;
-            for (int b : mesh.vertex_body) moved_vertices += moved[static_cast<std::size_t>(b)];
-            if (static_cast<double>(moved_vertices) >
-                kFullRebuildShare * static_cast<double>(x0.rows())) {
-                rebuild(mesh, x0, x1, ahead, params);
-            } else {
-                set_envelope(mesh, x0, x1, ahead, params.dhat, moved);
-                update_bodies(mesh, params, moved);
-            }
+            set_envelope(mesh, x0, x1, ahead, params.dhat, moved);
+            update_bodies(mesh, params, moved);
             changed = true;
         }
     }

@@ -2,6 +2,7 @@
 // time step) from one cached query over an enlarged envelope.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -16,8 +17,11 @@ namespace concord {
 /// missing, and the box test is the one the trees apply at their leaves). A body whose segment
 /// leaves the envelope gets a new envelope (its segment grown by kMarginFactor times the
 /// largest displacement of its vertices on it, at least dhat), and only the pairs involving
-/// such bodies are queried again, against the others' unchanged envelopes. When those bodies
-/// hold a large share of the vertices, the whole envelope is queried afresh instead. Newton
+/// such bodies are queried again, against the others' unchanged envelopes: trees over the
+/// primitives of those bodies that reach a part (BodyParts) of a body near them, queried by
+/// the primitives that reach a part of one of those bodies. That costs less than querying
+/// everything afresh even when every body left (a pile's first Newton step of a time step),
+/// so the whole envelope is queried again only for a new mesh or query, or a loose cache. Newton
 /// iterates move less and less, and in a dense scene only a few bodies at a time leave their
 /// envelopes, so most queries of a solve cost a linear pass over the cached pairs instead of
 /// building two trees.
@@ -35,19 +39,16 @@ class EnvelopeBroadPhase {
     /// Seeds this cache, for `mesh`, from `donor`'s over `donor_mesh`, a mesh that holds some of
     /// the same bodies: body b of `mesh` is body donor_body[b] there (-1: not there). Such a
     /// body's envelope and the cached pairs among such bodies are taken over; the other bodies
-    /// get an envelope at the next find, as bodies that left theirs do (and when they hold
-    /// more than kFullRebuildShare of the vertices, the whole envelope is queried afresh).
-    /// Each taken body must have the same vertices, edges and faces in the same order in both
-    /// meshes, each kind consecutive (as append_bodies lays a body out); a body whose counts
-    /// differ is treated as new. The pair filter of later queries must agree with the donor's
-    /// on the taken bodies. Answers stay those of a fresh query, bit for bit. Does nothing when
-    /// the donor holds no cache or no body is taken over. For a system built afresh when its set of bodies changes (an
-    /// island that merged, a worker's share after the planes moved), which otherwise queries
-    /// every primitive again.
+    /// get an envelope at the next find, as bodies that left theirs do. Each taken body must have
+    /// the same vertices, edges and faces in the same order in both meshes, each kind consecutive
+    /// (as append_bodies lays a body out); a body whose counts differ is treated as new. The pair
+    /// filter of later queries must agree with the donor's on the taken bodies. Answers stay those
+    /// of a fresh query, bit for bit. Does nothing when the donor holds no cache or no body is
+    /// taken over. For a system built afresh when its set of bodies changes (an island that merged,
+    /// a worker's share after the planes moved), which otherwise queries every primitive again.
     ///
     /// `x` (optional): the positions of `mesh` where the next query starts. A body with a vertex
-    /// outside its envelope there is not taken over, and nothing is when the bodies left out
-    /// hold more than kFullRebuildShare of the vertices (the next find queries everything).
+    /// outside its envelope there is not taken over.
     void adopt(const EnvelopeBroadPhase& donor, const CollisionMesh& donor_mesh,
                const CollisionMesh& mesh, std::span<const int> donor_body,
                const Vertices* x = nullptr);
@@ -60,9 +61,6 @@ class EnvelopeBroadPhase {
     /// Envelope updates of only the bodies that left their envelopes.
     int partial_updates() const { return partial_updates_; }
 
-    /// Share of the vertices above which the bodies that left the envelope are not updated one
-    /// by one but the whole envelope is queried again.
-    static constexpr double kFullRebuildShare = 0.25;
     /// Margin of a body's envelope as a share of its largest vertex displacement on the
     /// segment: wider envelopes are left less often but hold many more pairs (long Newton
     /// steps in a dense pile), and leaving one costs only that body's update.
@@ -94,6 +92,8 @@ class EnvelopeBroadPhase {
         std::vector<int> first, count;
     };
     void set_ranges(const CollisionMesh& mesh);
+    /// Sets body_box_ and parts_ of every body from the envelope boxes.
+    void build_parts(const CollisionMesh& mesh);
 
     BroadPhase broad_phase_;
     Ranges vertices_of_, edges_of_, faces_of_;
@@ -109,6 +109,11 @@ class EnvelopeBroadPhase {
     std::vector<std::uint8_t> marks_;                             // list_used's scratch
     std::vector<AABB> envelope_vertex_boxes_, envelope_edge_boxes_, envelope_face_boxes_;
     LBVH moved_faces_, moved_vertices_, moved_edges_;  // trees of a partial update
+    /// Per body, the box of its envelope (its vertices' envelope boxes) and, per kind, its
+    /// primitives' envelope boxes in parts (BodyParts).
+    std::vector<AABB> body_box_;
+    std::array<BodyParts, 3> parts_;
+    std::array<NearParts, 3> near_moved_, near_query_;  // a partial update's scratch
     std::size_t last_answer_ = 0;
     bool anticipated_ = false;  // the last find built envelopes around `ahead`
     int rebuilds_ = 0;
