@@ -120,28 +120,41 @@ void EnvelopeBroadPhase::build_parts(const CollisionMesh& mesh) {
 }
 
 void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
-    // In increasing index: the boxes are written in the same places whatever the list.
-    auto list = [&](int count, auto&& mark_pairs, std::vector<int>& used) {
+    // In increasing index, with each listed primitive's place in its list (where a query keeps
+    // its box: the boxes take the pairs' primitives' room, not every primitive's).
+    auto list = [&](int count, auto&& mark_pairs, std::vector<int>& used, std::vector<int>& slot) {
         marks_.assign(static_cast<std::size_t>(count), 0);
         mark_pairs();
         used.clear();
         for (int i = 0; i < count; ++i)
             if (marks_[static_cast<std::size_t>(i)] != 0) used.push_back(i);
+        slot.resize(static_cast<std::size_t>(count));
+        for (std::size_t k = 0; k < used.size(); ++k)
+            slot[static_cast<std::size_t>(used[k])] = static_cast<int>(k);
     };
-    list(mesh.num_vertices(), [&] {
-        for (const PointTriangleCandidate& c : cached_.point_triangle)
-            marks_[static_cast<std::size_t>(c.vertex)] = 1;
-    }, used_vertices_);
-    list(mesh.num_faces(), [&] {
-        for (const PointTriangleCandidate& c : cached_.point_triangle)
-            marks_[static_cast<std::size_t>(c.face)] = 1;
-    }, used_faces_);
-    list(mesh.num_edges(), [&] {
-        for (const EdgeEdgeCandidate& c : cached_.edge_edge) {
-            marks_[static_cast<std::size_t>(c.edge_a)] = 1;
-            marks_[static_cast<std::size_t>(c.edge_b)] = 1;
-        }
-    }, used_edges_);
+    list(
+        mesh.num_vertices(),
+        [&] {
+            for (const PointTriangleCandidate& c : cached_.point_triangle)
+                marks_[static_cast<std::size_t>(c.vertex)] = 1;
+        },
+        used_vertices_, vertex_slot_);
+    list(
+        mesh.num_faces(),
+        [&] {
+            for (const PointTriangleCandidate& c : cached_.point_triangle)
+                marks_[static_cast<std::size_t>(c.face)] = 1;
+        },
+        used_faces_, face_slot_);
+    list(
+        mesh.num_edges(),
+        [&] {
+            for (const EdgeEdgeCandidate& c : cached_.edge_edge) {
+                marks_[static_cast<std::size_t>(c.edge_a)] = 1;
+                marks_[static_cast<std::size_t>(c.edge_b)] = 1;
+            }
+        },
+        used_edges_, edge_slot_);
 }
 
 void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
@@ -532,36 +545,37 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
     // The cached pairs whose boxes over this segment overlap, in the cached (sorted) order. Only
     // the primitives some cached pair names get a box (in a pile a few per cent of them).
     const double inflation = 0.5 * params.dhat;
-    auto boxes_of = [&](const std::vector<int>& used, std::vector<AABB>& boxes, std::size_t count,
-                        auto&& box) {
-        if (boxes.size() < count) boxes.resize(count);
+    auto boxes_of = [&](const std::vector<int>& used, std::vector<AABB>& boxes, auto&& box) {
+        boxes.resize(used.size());
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, used.size(), 4096),
                           [&](const tbb::blocked_range<std::size_t>& r) {
-                              for (std::size_t k = r.begin(); k != r.end(); ++k)
-                                  boxes[static_cast<std::size_t>(used[k])] = box(used[k]);
+            for (std::size_t k = r.begin(); k != r.end(); ++k) boxes[k] = box(used[k]);
                           });
     };
     tbb::parallel_invoke(
         [&] {
-            boxes_of(used_vertices_, vertex_boxes_, static_cast<std::size_t>(x0.rows()),
+            boxes_of(used_vertices_, vertex_boxes_,
                      [&](int v) { return swept_vertex_box(x0, x1, v, inflation); });
         },
         [&] {
-            boxes_of(used_edges_, edge_boxes_, static_cast<std::size_t>(mesh.num_edges()),
+            boxes_of(used_edges_, edge_boxes_,
                      [&](int e) { return swept_edge_box(mesh.edges, x0, x1, e, inflation); });
         },
         [&] {
-            boxes_of(used_faces_, face_boxes_, static_cast<std::size_t>(mesh.num_faces()),
+            boxes_of(used_faces_, face_boxes_,
                      [&](int f) { return swept_face_box(mesh.faces, x0, x1, f, inflation); });
         });
+    auto box = [](const std::vector<AABB>& boxes, const std::vector<int>& slot,
+                  int i) -> const AABB& {
+        return boxes[static_cast<std::size_t>(slot[static_cast<std::size_t>(i)])];
+    };
     Candidates out;
     for (const PointTriangleCandidate& c : cached_.point_triangle)
-        if (vertex_boxes_[static_cast<std::size_t>(c.vertex)].overlaps(
-                face_boxes_[static_cast<std::size_t>(c.face)]))
+        if (box(vertex_boxes_, vertex_slot_, c.vertex)
+                .overlaps(box(face_boxes_, face_slot_, c.face)))
             out.point_triangle.push_back(c);
     for (const EdgeEdgeCandidate& c : cached_.edge_edge)
-        if (edge_boxes_[static_cast<std::size_t>(c.edge_a)].overlaps(
-                edge_boxes_[static_cast<std::size_t>(c.edge_b)]))
+        if (box(edge_boxes_, edge_slot_, c.edge_a).overlaps(box(edge_boxes_, edge_slot_, c.edge_b)))
             out.edge_edge.push_back(c);
     last_answer_ = out.size();
     return out;

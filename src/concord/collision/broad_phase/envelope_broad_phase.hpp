@@ -104,8 +104,9 @@ class EnvelopeBroadPhase {
     int num_bodies_ = 0;
     Vertices lo_, hi_;
     Candidates cached_;
-    std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;  // of the queried segment
     std::vector<int> used_vertices_, used_edges_, used_faces_;  // named by a cached pair
+    std::vector<int> vertex_slot_, edge_slot_, face_slot_;      // a used primitive's place there
+    std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;  // theirs on the queried segment
     std::vector<std::uint8_t> marks_;                             // list_used's scratch
     std::vector<AABB> envelope_vertex_boxes_, envelope_edge_boxes_, envelope_face_boxes_;
     LBVH moved_faces_, moved_vertices_, moved_edges_;  // trees of a partial update
