@@ -145,87 +145,87 @@ TEST(WorldElastic, ReleasedBendConservesLinearMomentum) {
 }
 
 TEST(WorldElastic, FallingBeamOnGroundStaysAboveIt) {
-  // In both contact models (the augmented Lagrangian linearises the gaps through the modes too).
-  for (const char* model : {"barrier", "augmented_lagrangian"}) {
-    SCOPED_TRACE(model);
-    // A bent elastic beam falls onto the ground plane; contact pushes on its modes. No vertex
-    // ever goes below the plane, and the output directory audits clean with the modes.
-    json j = beam_scene(2, 2e5);
-    j["contact"]["model"] = model;
-    j["gravity"] = {0, -9.81, 0};
-    j["frames"] = 25;
-    j["planes"] = {{{"point", {0, -0.3, 0}}, {"normal", {0, 1, 0}}}};
-    j["bodies"][0]["elastic"]["initial"] = {0.03, 0.0};
-    j["bodies"][0]["velocity"] = {0, -1.0, 0};
-    const SceneSpec s = parse(j);
-    World w(s);
-    const std::string dir = scratch_dir("ground");
-    OutputWriter out(dir, true);
-    out.write_header(s, w);
-    out.write_frame(0, w.time(), w, nullptr);
-    double lowest = 1e9;
-    bool deformed_by_contact = false;
-    for (int f = 1; f <= 25; ++f) {
-        w.step();
-        out.write_frame(f, w.time(), w, &w.last_stats());
-        const Vertices x = w.world_vertices(0);
-        lowest = std::min(lowest, x.col(1).minCoeff());
-        ASSERT_GT(x.col(1).minCoeff(), -0.3) << "frame " << f;
-        if (w.last_stats().contacts > 0) deformed_by_contact = true;
+    // In both contact models (the augmented Lagrangian linearises the gaps through the modes too).
+    for (const char* model : {"barrier", "augmented_lagrangian"}) {
+        SCOPED_TRACE(model);
+        // A bent elastic beam falls onto the ground plane; contact pushes on its modes. No vertex
+        // ever goes below the plane, and the output directory audits clean with the modes.
+        json j = beam_scene(2, 2e5);
+        j["contact"]["model"] = model;
+        j["gravity"] = {0, -9.81, 0};
+        j["frames"] = 25;
+        j["planes"] = {{{"point", {0, -0.3, 0}}, {"normal", {0, 1, 0}}}};
+        j["bodies"][0]["elastic"]["initial"] = {0.03, 0.0};
+        j["bodies"][0]["velocity"] = {0, -1.0, 0};
+        const SceneSpec s = parse(j);
+        World w(s);
+        const std::string dir = scratch_dir("ground");
+        OutputWriter out(dir, true);
+        out.write_header(s, w);
+        out.write_frame(0, w.time(), w, nullptr);
+        double lowest = 1e9;
+        bool deformed_by_contact = false;
+        for (int f = 1; f <= 25; ++f) {
+            w.step();
+            out.write_frame(f, w.time(), w, &w.last_stats());
+            const Vertices x = w.world_vertices(0);
+            lowest = std::min(lowest, x.col(1).minCoeff());
+            ASSERT_GT(x.col(1).minCoeff(), -0.3) << "frame " << f;
+            if (w.last_stats().contacts > 0) deformed_by_contact = true;
+        }
+        EXPECT_TRUE(deformed_by_contact);
+        EXPECT_LT(lowest, -0.3 + 2e-3);  // it reached the ground (within a few dhat)
+        const OutputReader reader(dir);
+        EXPECT_EQ(reader.bodies()[0].dofs, 14);
+        const MatX phi = reader.load_modes(0);
+        EXPECT_EQ(phi.cols(), 2);
+        const auto frames = reader.read_all_frames();
+        ASSERT_EQ(frames.size(), 26u);
+        // The reader places the mesh exactly as the world does.
+        const Vertices x_read = row_world_vertices(reader.load_mesh(0), phi, frames.back().q[0]);
+        EXPECT_LT((x_read - w.world_vertices(0)).cwiseAbs().maxCoeff(), 1e-12);
+        const OutputAuditSummary audit = audit_output(reader, {});
+        EXPECT_EQ(audit.frames, 26);
+        EXPECT_EQ(audit.frames_with_intersections, 0);
+        std::filesystem::remove_all(dir);
     }
-    EXPECT_TRUE(deformed_by_contact);
-    EXPECT_LT(lowest, -0.3 + 2e-3);  // it reached the ground (within a few dhat)
-    const OutputReader reader(dir);
-    EXPECT_EQ(reader.bodies()[0].dofs, 14);
-    const MatX phi = reader.load_modes(0);
-    EXPECT_EQ(phi.cols(), 2);
-    const auto frames = reader.read_all_frames();
-    ASSERT_EQ(frames.size(), 26u);
-    // The reader places the mesh exactly as the world does.
-    const Vertices x_read = row_world_vertices(reader.load_mesh(0), phi, frames.back().q[0]);
-    EXPECT_LT((x_read - w.world_vertices(0)).cwiseAbs().maxCoeff(), 1e-12);
-    const OutputAuditSummary audit = audit_output(reader, {});
-    EXPECT_EQ(audit.frames, 26);
-    EXPECT_EQ(audit.frames_with_intersections, 0);
-    std::filesystem::remove_all(dir);
-  }
 }
 
 TEST(WorldElastic, TwoElasticBeamsPressedTogetherNeverIntersect) {
-  for (const char* model : {"barrier", "augmented_lagrangian"}) {
-    SCOPED_TRACE(model);
-    // Elastic-elastic contact: two crossed beams driven into each other; every frame is
-    // audited exactly.
-    json j = beam_scene(2, 2e5);
-    j["contact"]["model"] = model;
-    j["frames"] = 30;
-    json upper = j["bodies"][0];
-    upper["name"] = "upper";
-    upper["position"] = {0, 0.102, 0};
-    upper["rotation"] = {{"axis", {0, 1, 0}}, {"angle_deg", 90}};
-    upper["velocity"] = {0, -0.8, 0};
-    j["bodies"][0]["velocity"] = {0, 0.8, 0};
-    j["bodies"].push_back(upper);
-    const SceneSpec s = parse(j);
-    World w(s);
-    const std::string dir = scratch_dir("pair");
-    OutputWriter out(dir, true);
-    out.write_header(s, w);
-    out.write_frame(0, w.time(), w, nullptr);
-    int contact_frames = 0;
-    double max_eta = 0.0;
-    for (int f = 1; f <= 30; ++f) {
-        w.step();
-        out.write_frame(f, w.time(), w, &w.last_stats());
-        if (w.last_stats().contacts > 0) ++contact_frames;
-        max_eta = std::max(max_eta, w.modal_coordinates(0).cwiseAbs().maxCoeff());
+    for (const char* model : {"barrier", "augmented_lagrangian"}) {
+        SCOPED_TRACE(model);
+        // Elastic-elastic contact: two crossed beams driven into each other; every frame is
+        // audited exactly.
+        json j = beam_scene(2, 2e5);
+        j["contact"]["model"] = model;
+        j["frames"] = 30;
+        json upper = j["bodies"][0];
+        upper["name"] = "upper";
+        upper["position"] = {0, 0.102, 0};
+        upper["rotation"] = {{"axis", {0, 1, 0}}, {"angle_deg", 90}};
+        upper["velocity"] = {0, -0.8, 0};
+        j["bodies"][0]["velocity"] = {0, 0.8, 0};
+        j["bodies"].push_back(upper);
+        const SceneSpec s = parse(j);
+        World w(s);
+        const std::string dir = scratch_dir("pair");
+        OutputWriter out(dir, true);
+        out.write_header(s, w);
+        out.write_frame(0, w.time(), w, nullptr);
+        int contact_frames = 0;
+        double max_eta = 0.0;
+        for (int f = 1; f <= 30; ++f) {
+            w.step();
+            out.write_frame(f, w.time(), w, &w.last_stats());
+            if (w.last_stats().contacts > 0) ++contact_frames;
+            max_eta = std::max(max_eta, w.modal_coordinates(0).cwiseAbs().maxCoeff());
+        }
+        EXPECT_GT(contact_frames, 3);
+        EXPECT_GT(max_eta, 1e-4);  // the contact bent them
+        const OutputAuditSummary audit = audit_output(OutputReader(dir), {});
+        EXPECT_EQ(audit.frames_with_intersections, 0);
+        std::filesystem::remove_all(dir);
     }
-    EXPECT_GT(contact_frames, 3);
-    EXPECT_GT(max_eta, 1e-4);  // the contact bent them
-    const OutputAuditSummary audit = audit_output(OutputReader(dir), {});
-    EXPECT_EQ(audit.frames_with_intersections, 0);
-    std::filesystem::remove_all(dir);
-  }
 }
 
 TEST(WorldElastic, CaptureRestoreKeepsModalCoordinates) {

@@ -98,12 +98,6 @@ class NearParts {
         }
         return false;
     }
-    /// Whether any part is listed for body b.
-    bool any(int b) const {
-        return body_begin_[static_cast<std::size_t>(b) + 1] >
-               body_begin_[static_cast<std::size_t>(b)];
-    }
-
   private:
     void add_group(const AABB& box, std::span<const AABB> parts);
 
