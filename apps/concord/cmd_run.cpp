@@ -279,6 +279,8 @@ class TraceFile {
                          {"rho_max", l.rho_max},
                          {"newton_iterations", l.newton_iterations},
                          {"t_compute", l.t_compute},
+                         {"worker_t_compute", l.worker_t_compute},
+                         {"worker_newton_iterations", l.worker_newton_iterations},
                          {"decision", l.decision}};
         if (l.mse) j["mse"] = *l.mse;
         out_ << j.dump() << "\n";

@@ -35,6 +35,11 @@ for f in range(1, 5):
     its = [t["iteration"] for t in trace if t["frame"] == f]
     assert its == list(range(len(its))), its
 assert sum(t["decision"] == "converged" for t in trace) == 4
+# Each worker's share of every iteration: the slowest is the iteration's t_compute.
+for t in trace:
+    assert len(t["worker_t_compute"]) == 2 and len(t["worker_newton_iterations"]) == 2, t
+    assert max(t["worker_t_compute"]) == t["t_compute"], t
+    assert max(t["worker_newton_iterations"]) == t["newton_iterations"], t
 PY
 
 # Reduced elastic bodies and joints (gripper: two elastic pads fixed to kinematic carriers

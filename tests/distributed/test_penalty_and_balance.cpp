@@ -102,6 +102,25 @@ TEST(LoadBalancer, MovesThePlaneTowardsTheSlowerWorkerAndSettles) {
     EXPECT_DOUBLE_EQ(p.planes[0][0], 0.0);
 }
 
+// Within the dead band the plane holds still; beyond it the controller acts as without one.
+TEST(LoadBalancer, HoldsThePlaneWhileTheImbalanceIsWithinTheDeadBand) {
+    LoadBalanceSpec spec;
+    spec.kp = 0.1;
+    spec.kd = 0.0;
+    spec.smoothing = 1.0;
+    spec.dead_band = 0.1;
+    LoadBalancer lb(spec, 10.0);
+    Partition p;
+    p.cells = {2, 1, 1};
+    p.planes[0] = {0.0};
+    lb.update({1.2, 1.0}, p, 0.1);  // T = 0.2 / 2.2 = 0.091: holds
+    EXPECT_EQ(p.planes[0][0], 0.0);
+    lb.update({1.0, 1.2}, p, 0.1);
+    EXPECT_EQ(p.planes[0][0], 0.0);
+    lb.update({3.0, 1.0}, p, 0.1);  // T = 0.5: dp = l kp T = 0.5, as without a dead band
+    EXPECT_DOUBLE_EQ(p.planes[0][0], -0.5);
+}
+
 TEST(LoadBalancer, KeepsPlanesOrderedAndCanBeOff) {
     LoadBalanceSpec spec;
     spec.kp = 10.0;

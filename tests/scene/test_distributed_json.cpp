@@ -23,7 +23,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
         parse_text(with_distributed(R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper",
             "initial_planes": "even", "local_iterations": 0, "warm_start": false,
             "warm_start_penalty": true, "local_islands": false, "anderson_window": 4,
-            "initial_consensus": "start"})"))
+            "initial_consensus": "start", "load_balance": {"dead_band": 0.2}})"))
             .distributed;
     EXPECT_EQ(d.adapt_rule, AdaptRule::Paper);
     EXPECT_EQ(d.width_rule, WidthRule::Paper);
@@ -34,6 +34,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_FALSE(d.local_islands);
     EXPECT_EQ(d.anderson_window, 4);
     EXPECT_EQ(d.initial_consensus, InitialConsensus::Start);
+    EXPECT_DOUBLE_EQ(d.load_balance.dead_band, 0.2);
     EXPECT_EQ(parse_text(with_distributed(R"({"initial_consensus": "resting"})"))
                   .distributed.initial_consensus,
               InitialConsensus::Resting);
@@ -52,6 +53,8 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_EQ(def.anderson_window, 0);  // plain ADMM: Anderson does not win at the defaults
     // per body: fewest ADMM iterations and fastest on 4 workers (docs/benchmarks.md)
     EXPECT_EQ(def.initial_consensus, InitialConsensus::Resting);
+    // planes that chase the work count's noise cost ADMM iterations (docs/benchmarks.md)
+    EXPECT_DOUBLE_EQ(def.load_balance.dead_band, 0.05);
     // Every key survives the round trip.
     DistributedSpec all = d;
     all.adapt_rule = AdaptRule::Spectral;
@@ -77,6 +80,10 @@ TEST(DistributedJson, BadValuesNameTheKey) {
                          "distributed.anderson_window"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"anderson_window": 1.5})")),
                          "distributed.anderson_window"));
+    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"load_balance": {"dead_band": 1}})")),
+                         "distributed.load_balance.dead_band: must be in [0, 1)"));
+    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"load_balance": {"dead_band": -0.1}})")),
+                         "distributed.load_balance.dead_band"));
     DistributedSpec d;
     d.anderson_window = -1;
     EXPECT_EQ(error_of([&] { validate_distributed_spec(d); }),

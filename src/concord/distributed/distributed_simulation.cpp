@@ -396,6 +396,8 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             double slowest = 0.0;
             bool any_failed = false, dq_pass = true;
             std::vector<BodyRecord> estimates;
+            std::vector<double> worker_t(static_cast<std::size_t>(N), 0.0);
+            std::vector<int> worker_newton(static_cast<std::size_t>(N), 0);
             for (int w = 1; w <= N; ++w) {
                 WorkerReport rep = decode_report(transport_.receive(w, Tag::Report));
                 if (rep.kind != ReportKind::Iteration)
@@ -416,6 +418,8 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                 slowest = std::max(slowest, rep.t_compute);
                 slowest_iterations = std::max(slowest_iterations, rep.newton_iterations);
                 compute[static_cast<std::size_t>(w - 1)] += rep.t_compute;
+                worker_t[static_cast<std::size_t>(w - 1)] = rep.t_compute;
+                worker_newton[static_cast<std::size_t>(w - 1)] = rep.newton_iterations;
                 for (BodyRecord& e : rep.estimates) estimates.push_back(e);
                 rho_changed = rho_changed || rep.rho_changed;
                 add_anderson_share(rep.anderson, gram, rhs);
@@ -467,6 +471,8 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                 line.toi = toi;
                 line.newton_iterations = slowest_iterations;
                 line.t_compute = slowest;
+                line.worker_t_compute = std::move(worker_t);
+                line.worker_newton_iterations = std::move(worker_newton);
                 if (rho_count > 0) {
                     line.rho_min = rho_min;
                     line.rho_max = rho_max;

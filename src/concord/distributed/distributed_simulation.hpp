@@ -38,6 +38,8 @@ struct AdmmTraceLine {
     double rho_min = 0.0, rho_max = 0.0, rho_mean = 0.0;
     int newton_iterations = 0;  ///< the most Newton iterations of any worker's local solve
     double t_compute = 0.0;     ///< the slowest worker's compute seconds in this iteration
+    std::vector<double> worker_t_compute;       ///< each worker's compute seconds, in rank order
+    std::vector<int> worker_newton_iterations;  ///< each worker's Newton iterations
     std::optional<double> mse;  ///< against the single-machine solve of the step (--reference)
     std::string decision;       ///< continue, converged or failed
 };

@@ -1,6 +1,7 @@
 #include "concord/distributed/load_balancer.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace concord {
 
@@ -31,7 +32,9 @@ void LoadBalancer::update(const std::vector<double>& loads, Partition& p, double
             const auto sj = static_cast<std::size_t>(j);
             const double ta = slab[sj], tb = slab[sj + 1];
             const double T = ta + tb > 0 ? (ta - tb) / (ta + tb) : 0.0;  // = (eta-1)/(eta+1)
-            const double dp = scale_ * (spec_.kp * T + spec_.kd * (T - prev[sj]));
+            const double dp = std::abs(T) <= spec_.dead_band
+                                  ? 0.0
+                                  : scale_ * (spec_.kp * T + spec_.kd * (T - prev[sj]));
             prev[sj] = T;
             const double lo = j > 0 ? planes[sj - 1] + min_gap : -1e300;
             const double hi = j + 2 < n ? planes[sj + 1] - min_gap : 1e300;

@@ -118,6 +118,8 @@ std::optional<SpecProblem> check(const DistributedSpec& d) {
     if (!(lb.kd >= 0)) return problem("load_balance.kd", "must be >= 0");
     if (!(lb.smoothing > 0) || lb.smoothing > 1)
         return problem("load_balance.smoothing", "must be in (0, 1]");
+    if (!(lb.dead_band >= 0) || !(lb.dead_band < 1))
+        return problem("load_balance.dead_band", "must be in [0, 1)");
     return std::nullopt;
 }
 
@@ -190,12 +192,13 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("anderson_window"))
         d.anderson_window = n->integer(0, kMaxAndersonWindow);
     if (auto lbn = node.find("load_balance")) {
-        lbn->expect_object({"enabled", "kp", "kd", "smoothing", "measure"});
+        lbn->expect_object({"enabled", "kp", "kd", "smoothing", "dead_band", "measure"});
         LoadBalanceSpec& lb = d.load_balance;
         if (auto n = lbn->find("enabled")) lb.enabled = n->boolean();
         if (auto n = lbn->find("kp")) lb.kp = n->non_negative_number();
         if (auto n = lbn->find("kd")) lb.kd = n->non_negative_number();
         if (auto n = lbn->find("smoothing")) lb.smoothing = n->positive_number();
+        if (auto n = lbn->find("dead_band")) lb.dead_band = n->non_negative_number();
         if (auto n = lbn->find("measure"))
             lb.measure = parse_choice<LoadMeasure>(
                 *n, {{"work", LoadMeasure::Work}, {"time", LoadMeasure::Time}});
@@ -243,6 +246,7 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
           {"kp", d.load_balance.kp},
           {"kd", d.load_balance.kd},
           {"smoothing", d.load_balance.smoothing},
+          {"dead_band", d.load_balance.dead_band},
           {"measure", to_string(d.load_balance.measure)}}},
     };
     if (d.uses_grid()) {

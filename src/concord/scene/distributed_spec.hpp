@@ -70,6 +70,10 @@ struct LoadBalanceSpec {
     double kp = 0.05;         ///< proportional gain, in units of the scene scale l per unit imbalance
     double kd = 0.02;         ///< derivative gain, same units
     double smoothing = 0.3;   ///< weight of the newest frame in the exponential average of the load
+    /// A plane holds still while its imbalance |T| (T = (t_a - t_b) / (t_a + t_b), smoothed
+    /// loads) is at most this: every move changes which bodies are shared, and a body that
+    /// becomes shared starts its consensus cold (docs/distributed.md, "Load balancing").
+    double dead_band = 0.05;
     LoadMeasure measure = LoadMeasure::Work;
 
     bool operator==(const LoadBalanceSpec&) const = default;
