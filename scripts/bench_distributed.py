@@ -25,7 +25,8 @@ the lattice compresses layer by layer. `--layouts` picks the rows (1 = single ma
 1-worker ADMM over mpirun -np 2, N = N slabs along x, grid2x2 = 2 x 2 cells across gravity,
 gridAxBxC = that grid), `--dense-from` the first frame of the averages (default: the first frame
 with contacts), `--extra` keys merged into every variant, e.g.
-`--extra '{"distributed": {"local_iterations": 3}}'`. Every run uses --threads 1 unless told.
+`--extra '{"distributed": {"local_iterations": 3}}'`, `--repeat R` R rounds of every layout in
+alternating order (speed-ups paired by round, medians). Every run uses --threads 1 unless told.
 Single machine, --threads 1: spheres-1000 about 1-6 s per frame, spheres-4000 about 8-12 s
 per frame in its first frames; distributed runs take several times longer in all, so raise
 --timeout (seconds per run, default 900) as above.
@@ -45,6 +46,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import statistics
 import sys
 import time
 
@@ -462,24 +464,33 @@ def cmd_scaling(args):
     seen = set()
     layouts = [l for l in layouts if not (l["tag"] in seen or seen.add(l["tag"]))]
 
+    # --repeat R: R rounds of every layout, the order reversed every other round, so that each
+    # distributed run has a single-machine run of its own round beside it in time (this machine's
+    # speed drifts by a third within minutes). Round 0 keeps the plain names (--reuse).
     jobs = []
-    for l in layouts:
-        name = "scaling-%s-%s" % (stem, l["tag"])
-        l["name"] = name
-        if l["kind"] == "single":
-            scene = write_variant(args.scene, name, args.work, drop_distributed=True)
-            cmd = concord_run(args, scene, name, workers=1)
-        elif l["kind"] == "mpi1":
-            # In-process, workers = 1 means the single-machine solver; a 1-worker ADMM run (one
-            # worker holding every body, still iterating until dq < theta) is only reachable as
-            # mpirun -np 2.
-            scene = write_variant(args.scene, name, args.work, distributed=l["over"])
-            cmd = mpi_cmd(args, scene, name, 1)
-        else:
-            scene = write_variant(args.scene, name, args.work, distributed=l["over"])
-            cmd = concord_run(args, scene, name, workers=l["workers"])
-        jobs.append((l["tag"], cmd, name))
-    res = run_many(args, jobs)
+    rounds = max(1, args.repeat)
+    for r in range(rounds):
+        for l in (layouts if r % 2 == 0 else list(reversed(layouts))):
+            name = "scaling-%s-%s" % (stem, l["tag"])
+            if r == 0:
+                l["name"] = name
+            else:
+                name += "-r%d" % r
+            if l["kind"] == "single":
+                scene = write_variant(args.scene, name, args.work, drop_distributed=True)
+                cmd = concord_run(args, scene, name, workers=1)
+            elif l["kind"] == "mpi1":
+                # In-process, workers = 1 means the single-machine solver; a 1-worker ADMM run
+                # (one worker holding every body, still iterating until dq < theta) is only
+                # reachable as mpirun -np 2.
+                scene = write_variant(args.scene, name, args.work, distributed=l["over"])
+                cmd = mpi_cmd(args, scene, name, 1)
+            else:
+                scene = write_variant(args.scene, name, args.work, distributed=l["over"])
+                cmd = concord_run(args, scene, name, workers=l["workers"])
+            jobs.append(((l["tag"], r), cmd, name))
+    res_all = run_many(args, jobs)
+    res = {tag: s for (tag, r), s in res_all.items() if r == 0}
 
     # The dense frames: from --dense-from, else from the single machine's first frame with
     # contacts (else the earliest over the runs), to --dense-to or the end.
@@ -509,6 +520,30 @@ def cmd_scaling(args):
           % (os.path.relpath(args.scene, ROOT),
              args.frames if args.frames is not None else "scene's", first,
              args.dense_to if args.dense_to is not None else "end", how, args.threads))
+    # Per round, t_parallel over the dense frames (the counts are the same in every round).
+    timings = {}
+    for (tag, r), s0 in sorted(res_all.items(), key=lambda kv: kv[0][1]):
+        s = summarise(s0["out_dir"], s0["wall"], s0["error"], first, args.dense_to)
+        timings.setdefault(tag, []).append(s.get("t_parallel"))
+    if rounds > 1:
+        for l in layouts:
+            ts = [t for t in timings[l["tag"]] if t is not None]
+            if ts and "t_parallel" in dense[l["tag"]]:
+                dense[l["tag"]]["t_parallel"] = statistics.median(ts)
+        print("--repeat %d: t_parallel is the median over the rounds; the speed-up is the median "
+              "over the rounds of the single machine's t_parallel over the layout's in the same "
+              "round (min-max in brackets).\n" % rounds)
+
+    def paired_speedup(tag):
+        if tag == single["tag"]:
+            return "1.00"
+        pairs = [a / b for a, b in zip(timings[single["tag"]], timings[tag]) if a and b]
+        if not pairs:
+            return "—"
+        if len(pairs) == 1:
+            return "%.2f" % pairs[0]
+        return "%.2f (%.2f-%.2f)" % (statistics.median(pairs), min(pairs), max(pairs))
+
     base = dense[single["tag"]].get("t_parallel")
     mpi = next((dense[l["tag"]] for l in layouts if l["kind"] == "mpi1"), None)
     base_admm = mpi.get("t_parallel") if mpi else None
@@ -532,8 +567,7 @@ def cmd_scaling(args):
             print("| " + " | ".join(row) + " |")
             continue
         sh, held, tc = s.get("shared", []), s.get("bodies", []), s.get("t_compute", [])
-        row = [label, "%.3f" % s["t_parallel"],
-               "%.2f" % (base / s["t_parallel"]) if base else "—"]
+        row = [label, "%.3f" % s["t_parallel"], paired_speedup(l["tag"]) if base else "—"]
         if mpi:
             row.append("%.2f" % (base_admm / s["t_parallel"])
                        if base_admm and l["kind"] != "single" else "—")
@@ -654,6 +688,8 @@ def main():
                    help="first frame of the averages (default: the single-machine run's first "
                         "frame with contacts)")
     q.add_argument("--dense-to", type=int, default=None, help="last frame of the averages (default: the last)")
+    q.add_argument("--repeat", type=int, default=1,
+                   help="rounds of every layout, in alternating order; speed-ups paired by round")
     q.add_argument("--mpi-baseline", dest="mpi_baseline", action="store_const", const=True, default=None,
                    help="add the 1-worker ADMM run over MPI (mpirun -np 2); default: when the "
                         "layouts name mpi1 (the default layouts do, if mpirun is found)")
