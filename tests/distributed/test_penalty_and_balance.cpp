@@ -84,15 +84,31 @@ TEST(Penalty, SpectralRuleRecoversTheCurvatures) {
     EXPECT_DOUBLE_EQ(spectral_penalty(d, 1.0, 1.0, both).rho, 1.0);
 }
 
-TEST(LoadBalancer, MovesThePlaneTowardsTheSlowerWorkerAndSettles) {
+namespace {
+
+// A proportional controller (kp 0.1, no derivative, the newest load alone) with this dead band.
+LoadBalanceSpec proportional(double dead_band) {
     LoadBalanceSpec spec;
     spec.kp = 0.1;
     spec.kd = 0.0;
     spec.smoothing = 1.0;
-    LoadBalancer lb(spec, 10.0);
+    spec.dead_band = dead_band;
+    return spec;
+}
+
+// Two slabs along x split at 0.
+Partition two_slabs() {
     Partition p;
     p.cells = {2, 1, 1};
     p.planes[0] = {0.0};
+    return p;
+}
+
+}  // namespace
+
+TEST(LoadBalancer, MovesThePlaneTowardsTheSlowerWorkerAndSettles) {
+    LoadBalancer lb(proportional(0.0), 10.0);
+    Partition p = two_slabs();
     // Worker 0 three times slower: T = (3 - 1) / (3 + 1) = 0.5, dp = l kp T = 0.5.
     lb.update({3.0, 1.0}, p, 0.1);
     EXPECT_DOUBLE_EQ(p.planes[0][0], -0.5);  // cell 0 shrinks
@@ -104,21 +120,18 @@ TEST(LoadBalancer, MovesThePlaneTowardsTheSlowerWorkerAndSettles) {
 
 // Within the dead band the plane holds still; beyond it the controller acts as without one.
 TEST(LoadBalancer, HoldsThePlaneWhileTheImbalanceIsWithinTheDeadBand) {
-    LoadBalanceSpec spec;
-    spec.kp = 0.1;
-    spec.kd = 0.0;
-    spec.smoothing = 1.0;
-    spec.dead_band = 0.1;
-    LoadBalancer lb(spec, 10.0);
-    Partition p;
-    p.cells = {2, 1, 1};
-    p.planes[0] = {0.0};
+    LoadBalancer lb(proportional(0.1), 10.0);
+    Partition p = two_slabs();
     lb.update({1.2, 1.0}, p, 0.1);  // T = 0.2 / 2.2 = 0.091: holds
     EXPECT_EQ(p.planes[0][0], 0.0);
     lb.update({1.0, 1.2}, p, 0.1);
     EXPECT_EQ(p.planes[0][0], 0.0);
     lb.update({3.0, 1.0}, p, 0.1);  // T = 0.5: dp = l kp T = 0.5, as without a dead band
     EXPECT_DOUBLE_EQ(p.planes[0][0], -0.5);
+    LoadBalancer no_band(proportional(0.0), 10.0);
+    Partition q = two_slabs();
+    no_band.update({1.2, 1.0}, q, 0.1);  // the same small imbalance moves a plane without one
+    EXPECT_LT(q.planes[0][0], 0.0);
 }
 
 TEST(LoadBalancer, KeepsPlanesOrderedAndCanBeOff) {
