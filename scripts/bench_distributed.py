@@ -469,6 +469,10 @@ def cmd_scaling(args):
     # speed drifts by a third within minutes). Round 0 keeps the plain names (--reuse).
     jobs = []
     rounds = max(1, args.repeat)
+    if rounds > 1 and args.jobs > 1:
+        print("--repeat: one run at a time (--jobs %d ignored), so that each round's runs are "
+              "timed side by side" % args.jobs, file=sys.stderr)
+        args.jobs = 1
     for r in range(rounds):
         for l in (layouts if r % 2 == 0 else list(reversed(layouts))):
             name = "scaling-%s-%s" % (stem, l["tag"])
