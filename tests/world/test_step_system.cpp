@@ -97,5 +97,52 @@ TEST(StepSystem, AnAdoptedBroadPhaseGivesTheContactsOfAFreshOne) {
     EXPECT_FALSE(lone.broad_phase_cached());
 }
 
+// The contact set is queried once per state: asked again where it was found (the friction lag
+// and the first Newton iteration at the step's start, an ADMM iteration's solve starting where
+// the last one ended), the system answers from what it holds, and what it holds after a solve
+// is what a fresh query at the result finds.
+TEST(StepSystem, ContactsAskedForAgainWhereTheyWereFoundAreNotQueriedAgain) {
+    const WorldModel model = row_of_boxes();
+    const VecX q0 = model.initial_state();
+    VecX q_tilde = q0;
+    q_tilde.head<3>() += Vec3(2e-3, 0, 0);  // box 0 pushed into box 1 (0.5 mm away)
+    const StepInput in{q0, q_tilde, q0, 0.01, 0.01};
+    StepSystem sys(model, {0, 1, 2, 3, 4});
+    sys.prepare(in, 1e4);
+    EXPECT_EQ(sys.contact_queries(), 1);
+    const std::size_t at_start = sys.contacts().size();
+    ASSERT_GT(at_start, 0u);
+
+    SystemStepResult r0;
+    sys.measure(q0, r0);
+    EXPECT_EQ(sys.contact_queries(), 1);
+    EXPECT_EQ(static_cast<std::size_t>(r0.contacts), at_start);
+
+    VecX x = q0;
+    const NewtonStats st = sys.newton(x, 1e4, SolverParams{}, std::nullopt);
+    EXPECT_GE(st.iterations, 2);
+    EXPECT_EQ(sys.contact_queries(), 1);  // its first iteration started where prepare() looked
+    EXPECT_GT((x - q0).norm(), 1e-4);
+
+    SystemStepResult r1, r2;
+    sys.measure(x, r1);
+    StepSystem fresh(model, {0, 1, 2, 3, 4});
+    fresh.prepare(in, 1e4);
+    fresh.measure(x, r2);  // a state this system never saw: queried
+    EXPECT_EQ(fresh.contact_queries(), 2);
+    EXPECT_EQ(r1.contacts, r2.contacts);
+    EXPECT_EQ(r1.min_distance, r2.min_distance);
+    EXPECT_EQ(r1.body_contacts, r2.body_contacts);
+
+    // Elsewhere, and back: each a query of its own.
+    VecX moved = x;
+    moved.segment<3>(12 * 4) += Vec3(0, 0.1, 0);
+    const int before = sys.contact_queries();
+    sys.measure(moved, r1);
+    sys.measure(x, r2);
+    EXPECT_EQ(sys.contact_queries(), before + 2);
+    EXPECT_LT(r1.contacts, r2.contacts);  // box 4 lifted off box 3
+}
+
 }  // namespace
 }  // namespace concord

@@ -48,8 +48,24 @@ ContactSet IncrementalPotential::contact_set_at(const VecX& q) const {
                              planes_, config_.dhat);
 }
 
+void IncrementalPotential::mark_covered(const VecX& q) {
+    covered_at_ = q;
+    covered_valid_ = true;
+}
+
 void IncrementalPotential::refresh_contacts(const VecX& q, const VecX* ahead) {
+    if (!ahead && covered_valid_ && covered_at_.size() == q.size() && covered_at_ == q) {
+        // The contact set at q is already held (a step's start, queried with its prediction
+        // ahead, then again for the friction lag and the first Newton iteration; an ADMM
+        // iteration's solve starting where the last one ended).
+        peak_candidates_ = std::max(peak_candidates_, num_candidates());
+        barrier_.set_contacts(&contacts_);
+        candidates_valid_ = true;
+        contacts_current_ = false;
+        return;
+    }
     const auto t0 = Clock::now();
+    ++contact_queries_;
     const Vertices x = surface_.positions(q);
     BroadPhaseParams bp;
     bp.dhat = config_.dhat;
@@ -68,6 +84,7 @@ void IncrementalPotential::refresh_contacts(const VecX& q, const VecX* ahead) {
     barrier_.set_contacts(&contacts_);
     candidates_valid_ = true;
     contacts_current_ = false;
+    mark_covered(q);
     t_collision_ += seconds_since(t0);
 }
 
@@ -91,6 +108,7 @@ void IncrementalPotential::begin_iteration(const VecX& x) {
     const auto t0 = Clock::now();
     contacts_ = contact_set_at(x);
     barrier_.set_contacts(&contacts_);
+    mark_covered(x);
     t_collision_ += seconds_since(t0);
 }
 
@@ -230,6 +248,7 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
     bp.dhat = config_.dhat + 2.0 * max_dev;
     bp.body_pair_filter = pair_filter_;
     candidates_ = broad_phase_.find(surface_.mesh, x0, x1, bp);
+    covered_valid_ = false;  // the segment's candidates; accepted() marks its end point
     plane_candidates_ = point_plane_candidates(surface_, x0, x1, planes_, config_.body_movable,
                                                config_.dhat + max_dev);
     peak_candidates_ = std::max(peak_candidates_, num_candidates());
@@ -401,6 +420,7 @@ void IncrementalPotential::accepted(const VecX& x) {
     contacts_ = contact_set_at(x);
     barrier_.set_contacts(&contacts_);
     contacts_current_ = true;
+    mark_covered(x);
     t_collision_ += seconds_since(t0);
     const double eps = 1e-9 * config_.scene_scale;
     const double eps_sq = eps * eps;

@@ -83,10 +83,16 @@ class IncrementalPotential final : public ConstrainedNewtonProblem {
     /// Candidates and contacts at q from a fresh static broad phase. `ahead` (optional): where
     /// the step is expected to go (its predicted q), so that the broad phase's envelope, when
     /// this query builds one, also covers the first Newton step (same contacts either way).
+    /// Without `ahead`, at the very q where the contact set was last built from candidates
+    /// known to hold every pair within dhat there (a refresh, or an accepted iterate on the
+    /// last line-search segment), nothing is queried again: the contacts are those already
+    /// held (the same pairs a fresh query finds; their order may differ).
     void refresh_contacts(const VecX& q, const VecX* ahead = nullptr);
     const ContactSet& contacts() const { return contacts_; }
     std::size_t num_candidates() const { return candidates_.size() + plane_candidates_.size(); }
     std::size_t peak_candidates() const { return peak_candidates_; }
+    /// refresh_contacts calls that queried the broad phase (for tests and statistics).
+    int contact_queries() const { return contact_queries_; }
     /// Largest collision-free step from q0 to q1 (fraction in (0, 1]) by CCD over the swept
     /// candidates; also leaves those candidates cached for energies along the segment.
     double ccd_step(const VecX& q0, const VecX& q1);
@@ -149,7 +155,14 @@ class IncrementalPotential final : public ConstrainedNewtonProblem {
     bool candidates_valid_ = false;
     bool contacts_current_ = false;  ///< contacts_ already evaluated at the latest iterate
     ContactSet contacts_;
+    /// Where contacts_ was built from candidates_ that hold every pair within dhat there
+    /// (valid while covered_valid_): a refresh_contacts there needs no query.
+    VecX covered_at_;
+    bool covered_valid_ = false;
+    /// Records that contacts_ is the contact set at q from candidates covering q.
+    void mark_covered(const VecX& q);
     std::size_t peak_candidates_ = 0;
+    int contact_queries_ = 0;
     double t_collision_ = 0.0;
     double kappa_max_ = 0.0;
     double previous_min_distance_sq_ = std::numeric_limits<double>::infinity();

@@ -447,6 +447,10 @@ void StepSystem::measure(const VecX& x, SystemStepResult& r) {
     if (joints_) r.joint_residual = max_joint_residual(joints_->residuals(x));
 }
 
+int StepSystem::contact_queries() const {
+    return potential_->contact_queries();
+}
+
 AlContactMemory StepSystem::al_memory() const {
     AlContactMemory out;
     if (!al_) return out;

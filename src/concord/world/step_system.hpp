@@ -174,6 +174,9 @@ class StepSystem {
     /// the pairs within dhat (barrier), or those holding a positive multiplier (augmented
     /// Lagrangian).
     const ContactSet& contacts() const { return al_ ? al_contacts_ : potential_->contacts(); }
+    /// Contact refreshes that queried the broad phase (IncrementalPotential::refresh_contacts;
+    /// for tests and statistics).
+    int contact_queries() const;
     /// Augmented-Lagrangian contact: the active set with its multipliers, named by world bodies
     /// (sorted; what the next step takes back through StepInput::contact_multipliers). Empty
     /// with the barrier.
