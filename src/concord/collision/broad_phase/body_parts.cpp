@@ -1,5 +1,7 @@
 #include "concord/collision/broad_phase/body_parts.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -63,9 +65,11 @@ void BodyParts::build(std::span<const int> body_of, std::span<const AABB> boxes,
 
 void BodyParts::update(std::span<const AABB> boxes, std::span<const AABB> body_boxes,
                        const std::vector<std::uint8_t>& bodies) {
-    for (int b = 0; b < num_bodies(); ++b)
+    // Each body fills its own parts: in parallel.
+    tbb::parallel_for(0, num_bodies(), [&](int b) {
         if (bodies[static_cast<std::size_t>(b)] != 0)
             fill(b, boxes, body_boxes[static_cast<std::size_t>(b)]);
+    });
 }
 
 void BodyParts::fill(int b, std::span<const AABB> boxes, const AABB& body_box) {

@@ -172,7 +172,9 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     std::vector<int> moved_ids;
     for (int b = 0; b < num_bodies_; ++b)
         if (is_moved(b)) moved_ids.push_back(b);
-    for (int b : moved_ids) {
+    // Per moved body (each writes its own boxes): in parallel.
+    tbb::parallel_for(std::size_t(0), moved_ids.size(), [&](std::size_t k) {
+        const int b = moved_ids[k];
         AABB& body = body_box_[static_cast<std::size_t>(b)];
         body = AABB{};
         for (int v : parts_[0].members(b)) {
@@ -191,7 +193,7 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
         };
         refresh(parts_[1].members(b), mesh.edges, envelope_edge_boxes_);
         refresh(parts_[2].members(b), mesh.faces, envelope_face_boxes_);
-    }
+    });
     parts_[0].update(envelope_vertex_boxes_, body_box_, moved);
     parts_[1].update(envelope_edge_boxes_, body_box_, moved);
     parts_[2].update(envelope_face_boxes_, body_box_, moved);
@@ -208,25 +210,35 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     std::vector<std::vector<int>> moved_near(static_cast<std::size_t>(num_bodies_));
     std::vector<std::vector<int>> partners(static_cast<std::size_t>(num_bodies_));
     std::vector<std::uint8_t> near(static_cast<std::size_t>(num_bodies_), 0);
-    for (int b = 0; b < num_bodies_; ++b)
+    // Each body's moved neighbours in parallel (its own list, in the tree's order), then the
+    // partners in body order: the lists of a serial pass.
+    tbb::parallel_for(0, num_bodies_, [&](int b) {
         moved_bodies.query(body_box_[static_cast<std::size_t>(b)], [&](int leaf) {
             const int m = moved_ids[static_cast<std::size_t>(leaf)];
-            if (m == b) return;
-            moved_near[static_cast<std::size_t>(b)].push_back(m);
-            partners[static_cast<std::size_t>(m)].push_back(b);
-            near[static_cast<std::size_t>(b)] = 1;
+            if (m != b) moved_near[static_cast<std::size_t>(b)].push_back(m);
         });
+    });
+    for (int b = 0; b < num_bodies_; ++b) {
+        const std::vector<int>& found = moved_near[static_cast<std::size_t>(b)];
+        near[static_cast<std::size_t>(b)] = found.empty() ? 0 : 1;
+        for (int m : found) partners[static_cast<std::size_t>(m)].push_back(b);
+    }
     auto visit = [](const std::vector<std::vector<int>>& lists) {
         return [&lists](int b, auto&& f) {
             for (int c : lists[static_cast<std::size_t>(b)]) f(c);
         };
     };
-    for (int kind = 0; kind < 3; ++kind) {
+    // Six independent lists (each writes its own): in parallel.
+    tbb::parallel_for(0, 6, [&](int task) {
+        const int kind = task % 3;
         const BodyParts& other = parts_[static_cast<std::size_t>(2 - kind)];
-        near_moved_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(partners), moved);
-        near_query_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(moved_near),
-                                                          near);
-    }
+        if (task < 3)
+            near_moved_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(partners),
+                                                              moved);
+        else
+            near_query_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(moved_near),
+                                                              near);
+    });
     auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
 
     // A moved body's primitives of one kind that can meet another body's, for its tree.
@@ -235,14 +247,21 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
         std::vector<AABB> boxes;
     };
     auto collect = [&](int kind, const std::vector<AABB>& envelope_boxes) {
+        // Per moved body in parallel, then joined in body order.
+        std::vector<std::vector<int>> kept(moved_ids.size());
+        tbb::parallel_for(std::size_t(0), moved_ids.size(), [&](std::size_t k) {
+            const int b = moved_ids[k];
+            for (int i : parts_[static_cast<std::size_t>(kind)].members(b))
+                if (near_moved_[static_cast<std::size_t>(kind)].overlaps(
+                        b, envelope_boxes[static_cast<std::size_t>(i)]))
+                    kept[k].push_back(i);
+        });
         Moved out;
-        for (int b : moved_ids)
-            for (int i : parts_[static_cast<std::size_t>(kind)].members(b)) {
-                const AABB& box = envelope_boxes[static_cast<std::size_t>(i)];
-                if (!near_moved_[static_cast<std::size_t>(kind)].overlaps(b, box)) continue;
+        for (std::size_t k = 0; k < moved_ids.size(); ++k)
+            for (int i : kept[k]) {
                 out.index.push_back(i);
-                out.group.push_back(b);
-                out.boxes.push_back(box);
+                out.group.push_back(moved_ids[k]);
+                out.boxes.push_back(envelope_boxes[static_cast<std::size_t>(i)]);
             }
         return out;
     };
