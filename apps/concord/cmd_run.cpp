@@ -281,6 +281,7 @@ class TraceFile {
                          {"t_compute", l.t_compute},
                          {"worker_t_compute", l.worker_t_compute},
                          {"worker_newton_iterations", l.worker_newton_iterations},
+                         {"worker_dq", l.worker_dq},
                          {"decision", l.decision}};
         if (l.mse) j["mse"] = *l.mse;
         out_ << j.dump() << "\n";

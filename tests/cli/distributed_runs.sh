@@ -40,6 +40,8 @@ for t in trace:
     assert len(t["worker_t_compute"]) == 2 and len(t["worker_newton_iterations"]) == 2, t
     assert max(t["worker_t_compute"]) == t["t_compute"], t
     assert max(t["worker_newton_iterations"]) == t["newton_iterations"], t
+    # Each worker's dq as Eq. 8 tests it: 0 where its local solve was done, else its own.
+    assert len(t["worker_dq"]) == 2 and all(0 <= d <= t["dq"] for d in t["worker_dq"]), t
 PY
 
 # Reduced elastic bodies and joints (gripper: two elastic pads fixed to kinematic carriers

@@ -398,6 +398,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
             std::vector<BodyRecord> estimates;
             std::vector<double> worker_t(static_cast<std::size_t>(N), 0.0);
             std::vector<int> worker_newton(static_cast<std::size_t>(N), 0);
+            std::vector<double> worker_dq(static_cast<std::size_t>(N), 0.0);
             for (int w = 1; w <= N; ++w) {
                 WorkerReport rep = decode_report(transport_.receive(w, Tag::Report));
                 if (rep.kind != ReportKind::Iteration)
@@ -420,6 +421,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                 compute[static_cast<std::size_t>(w - 1)] += rep.t_compute;
                 worker_t[static_cast<std::size_t>(w - 1)] = rep.t_compute;
                 worker_newton[static_cast<std::size_t>(w - 1)] = rep.newton_iterations;
+                worker_dq[static_cast<std::size_t>(w - 1)] = rep.local_done ? 0.0 : rep.dq;
                 for (BodyRecord& e : rep.estimates) estimates.push_back(e);
                 rho_changed = rho_changed || rep.rho_changed;
                 add_anderson_share(rep.anderson, gram, rhs);
@@ -473,6 +475,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
                 line.t_compute = slowest;
                 line.worker_t_compute = std::move(worker_t);
                 line.worker_newton_iterations = std::move(worker_newton);
+                line.worker_dq = std::move(worker_dq);
                 if (rho_count > 0) {
                     line.rho_min = rho_min;
                     line.rho_max = rho_max;

@@ -40,6 +40,8 @@ struct AdmmTraceLine {
     double t_compute = 0.0;     ///< the slowest worker's compute seconds in this iteration
     std::vector<double> worker_t_compute;       ///< each worker's compute seconds, in rank order
     std::vector<int> worker_newton_iterations;  ///< each worker's Newton iterations
+    /// Each worker's dq as Eq. 8 tests it (0 where its local solve was done).
+    std::vector<double> worker_dq;
     std::optional<double> mse;  ///< against the single-machine solve of the step (--reference)
     std::string decision;       ///< continue, converged or failed
 };
