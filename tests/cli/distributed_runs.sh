@@ -42,6 +42,7 @@ for t in trace:
     assert max(t["worker_newton_iterations"]) == t["newton_iterations"], t
     # Each worker's dq as Eq. 8 tests it: 0 where its local solve was done, else its own.
     assert len(t["worker_dq"]) == 2 and all(0 <= d <= t["dq"] for d in t["worker_dq"]), t
+assert any(max(t["worker_dq"]) == t["dq"] > 0 for t in trace), "no worker's own dq in the trace"
 PY
 
 # Reduced elastic bodies and joints (gripper: two elastic pads fixed to kinematic carriers
