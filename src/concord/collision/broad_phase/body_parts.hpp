@@ -2,6 +2,10 @@
 // in a few parts (boxes), and per body the parts of its neighbours that reach into its box.
 #pragma once
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -22,6 +26,36 @@ struct PrimitivesByBody {
     }
 };
 
+/// The cells of a body's box that BodyParts groups a large body's primitives by: the box halved
+/// along its longest side (relative to the cells so far) until there are BodyParts::kCells; a
+/// primitive belongs to the cell of its box's centre (clamped into the body's box).
+struct BodyCells {
+    static constexpr int kCells = 16;  ///< BodyParts::kCells
+    Eigen::Vector3i cells = Eigen::Vector3i::Ones();
+    Vec3 origin = Vec3::Zero(), scale = Vec3::Zero();
+    explicit BodyCells(const AABB& body_box) {
+        if (body_box.empty()) return;
+        const Vec3 extent = body_box.extent();
+        while (2 * cells.prod() <= kCells) {
+            int axis = 0;
+            for (int a = 1; a < 3; ++a)
+                if (extent[a] / cells[a] > extent[axis] / cells[axis]) axis = a;
+            cells[axis] *= 2;
+        }
+        origin = body_box.min;
+        for (int a = 0; a < 3; ++a) scale[a] = extent[a] > 0.0 ? cells[a] / extent[a] : 0.0;
+    }
+    /// In [0, kCells).
+    int cell(const AABB& box) const {
+        const Vec3 c = (box.center() - origin).cwiseProduct(scale);
+        int index = 0;
+        for (int a = 2; a >= 0; --a)
+            index =
+                index * cells[a] + std::clamp(static_cast<int>(std::floor(c[a])), 0, cells[a] - 1);
+        return index;
+    }
+};
+
 /// One kind of primitive (vertices, edges or faces) of every body, in parts: a body with at
 /// most kExactParts of them has one part per primitive (a container's few walls, each primitive
 /// as large as a wall: grouped, they would cover the space the container holds); a larger one
@@ -32,17 +66,47 @@ struct PrimitivesByBody {
 /// alone.
 class BodyParts {
   public:
-    static constexpr int kCells = 16;
+    static constexpr int kCells = BodyCells::kCells;
     static constexpr int kExactParts = 64;
 
     /// body_of[i]: the body of primitive i, boxes[i] its box; body_boxes[b] contains the boxes
     /// of body b's primitives.
     void build(std::span<const int> body_of, std::span<const AABB> boxes,
-               std::span<const AABB> body_boxes);
+               std::span<const AABB> body_boxes) {
+        build_with(body_of, [boxes](int i) { return boxes[static_cast<std::size_t>(i)]; },
+                   body_boxes);
+    }
+    /// The same with primitive i's box given by box_of(i) (e.g. an edge's as the union of its
+    /// vertices' boxes, for a caller that keeps no edge boxes).
+    template <class BoxOf>
+    void build_with(std::span<const int> body_of, BoxOf&& box_of, std::span<const AABB> body_boxes) {
+        const int n = static_cast<int>(body_boxes.size());
+        members_ = PrimitivesByBody(body_of, n);
+        begin_.assign(static_cast<std::size_t>(n) + 1, 0);
+        for (int b = 0; b < n; ++b) {
+            const auto count = static_cast<int>(members_.of(b).size());
+            begin_[static_cast<std::size_t>(b) + 1] =
+                begin_[static_cast<std::size_t>(b)] + (count <= kExactParts ? count : kCells);
+        }
+        boxes_.resize(static_cast<std::size_t>(begin_.back()));
+        for (int b = 0; b < n; ++b) fill(b, box_of, body_boxes[static_cast<std::size_t>(b)]);
+    }
     /// Refills the parts of the bodies flagged in `bodies` (same primitives as in build, new
     /// boxes).
     void update(std::span<const AABB> boxes, std::span<const AABB> body_boxes,
-                const std::vector<std::uint8_t>& bodies);
+                const std::vector<std::uint8_t>& bodies) {
+        update_with([boxes](int i) { return boxes[static_cast<std::size_t>(i)]; }, body_boxes,
+                    bodies);
+    }
+    template <class BoxOf>
+    void update_with(BoxOf&& box_of, std::span<const AABB> body_boxes,
+                     const std::vector<std::uint8_t>& bodies) {
+        // Each body fills its own parts: in parallel.
+        tbb::parallel_for(0, num_bodies(), [&](int b) {
+            if (bodies[static_cast<std::size_t>(b)] != 0)
+                fill(b, box_of, body_boxes[static_cast<std::size_t>(b)]);
+        });
+    }
 
     int num_bodies() const { return static_cast<int>(begin_.size()) - 1; }
     /// Body b's primitives (as built).
@@ -56,7 +120,21 @@ class BodyParts {
     }
 
   private:
-    void fill(int b, std::span<const AABB> boxes, const AABB& body_box);
+    template <class BoxOf>
+    void fill(int b, BoxOf& box_of, const AABB& body_box) {
+        const std::span<const int> members = members_.of(b);
+        AABB* parts = boxes_.data() + begin_[static_cast<std::size_t>(b)];
+        if (members.size() <= static_cast<std::size_t>(kExactParts)) {
+            for (std::size_t k = 0; k < members.size(); ++k) parts[k] = box_of(members[k]);
+            return;
+        }
+        std::fill(parts, parts + kCells, AABB{});
+        const BodyCells grid(body_box);
+        for (int i : members) {
+            const AABB box = box_of(i);
+            parts[grid.cell(box)].expand(box);
+        }
+    }
 
     PrimitivesByBody members_;
     std::vector<int> begin_;

@@ -60,6 +60,9 @@ class BroadPhase {
         edge_boxes_.swap(edge);
         face_boxes_.swap(face);
     }
+    /// The same for the vertex boxes only (the edges' and faces' stay, as room for the next
+    /// find(), for a caller that takes their boxes as unions of the vertices').
+    void exchange_vertex_boxes(std::vector<AABB>& vertex) { vertex_boxes_.swap(vertex); }
     /// Gives the caller the body boxes and parts of the last find() (LBVH method) in exchange
     /// for its own, as exchange_boxes does.
     void exchange_parts(std::vector<AABB>& body_boxes, std::array<BodyParts, 3>& parts) {

@@ -96,8 +96,7 @@ void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, 
     set_envelope(mesh, x0, x1, ahead, params.dhat, {});
     cached_ = broad_phase_.find(mesh, lo_, hi_, params);
     // The envelope's boxes, kept for later updates of single bodies.
-    broad_phase_.exchange_boxes(envelope_vertex_boxes_, envelope_edge_boxes_,
-                                envelope_face_boxes_);
+    broad_phase_.exchange_vertex_boxes(envelope_vertex_boxes_);
     if (params.method == BroadPhaseMethod::lbvh)
         broad_phase_.exchange_parts(body_box_, parts_);  // built over the same boxes
     else
@@ -115,9 +114,10 @@ void EnvelopeBroadPhase::build_parts(const CollisionMesh& mesh) {
         body_box_[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])].expand(
             envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
     parts_[0].build(mesh.vertex_body, envelope_vertex_boxes_, body_box_);
-    parts_[1].build(mesh.edge_body, envelope_edge_boxes_, body_box_);
-    parts_[2].build(mesh.face_body, envelope_face_boxes_, body_box_);
+    parts_[1].build_with(mesh.edge_body, [&](int e) { return envelope_box(mesh, 1, e); }, body_box_);
+    parts_[2].build_with(mesh.face_body, [&](int f) { return envelope_box(mesh, 2, f); }, body_box_);
 }
+
 
 void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
     // In increasing index, with each listed primitive's place in its list (where a query keeps
@@ -166,8 +166,8 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     const BodyPairFilter& filter = params.body_pair_filter;
     auto allowed = [&](int a, int b) { return !filter || filter(a, b); };
 
-    // The moved bodies' new envelope boxes (an edge's or a face's box is the union of its
-    // corners' boxes, as the swept boxes of a fresh query are), body boxes and parts.
+    // The moved bodies' new vertex envelope boxes (an edge's or a face's is the union of its
+    // corners', envelope_box), body boxes and parts.
     const double inflation = 0.5 * params.dhat;
     std::vector<int> moved_ids;
     for (int b = 0; b < num_bodies_; ++b)
@@ -182,21 +182,10 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
             box = swept_vertex_box(lo_, hi_, v, inflation);
             body.expand(box);
         }
-        auto refresh = [&](std::span<const int> members, const auto& rows,
-                           std::vector<AABB>& envelope_boxes) {
-            for (int i : members) {
-                AABB& box = envelope_boxes[static_cast<std::size_t>(i)];
-                box = AABB{};
-                for (Eigen::Index c = 0; c < rows.cols(); ++c)
-                    box.expand(envelope_vertex_boxes_[static_cast<std::size_t>(rows(i, c))]);
-            }
-        };
-        refresh(parts_[1].members(b), mesh.edges, envelope_edge_boxes_);
-        refresh(parts_[2].members(b), mesh.faces, envelope_face_boxes_);
     });
     parts_[0].update(envelope_vertex_boxes_, body_box_, moved);
-    parts_[1].update(envelope_edge_boxes_, body_box_, moved);
-    parts_[2].update(envelope_face_boxes_, body_box_, moved);
+    parts_[1].update_with([&](int e) { return envelope_box(mesh, 1, e); }, body_box_, moved);
+    parts_[2].update_with([&](int f) { return envelope_box(mesh, 2, f); }, body_box_, moved);
 
     // Per body, the other bodies whose box meets its own where one of the two moved:
     // `moved_near[b]` the moved ones, `partners[m]` of a moved body all of them. A primitive of
@@ -242,32 +231,37 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
 
     // A moved body's primitives of one kind that can meet another body's, for its tree.
+    struct Boxed {
+        int id;
+        AABB box;
+    };
     struct Moved {
         std::vector<int> index, group;
         std::vector<AABB> boxes;
     };
-    auto collect = [&](int kind, const std::vector<AABB>& envelope_boxes) {
+    auto collect = [&](int kind) {
         // Per moved body in parallel, then joined in body order.
-        std::vector<std::vector<int>> kept(moved_ids.size());
+        std::vector<std::vector<Boxed>> kept(moved_ids.size());
         tbb::parallel_for(std::size_t(0), moved_ids.size(), [&](std::size_t k) {
             const int b = moved_ids[k];
-            for (int i : parts_[static_cast<std::size_t>(kind)].members(b))
-                if (near_moved_[static_cast<std::size_t>(kind)].overlaps(
-                        b, envelope_boxes[static_cast<std::size_t>(i)]))
-                    kept[k].push_back(i);
+            for (int i : parts_[static_cast<std::size_t>(kind)].members(b)) {
+                const AABB box = envelope_box(mesh, kind, i);
+                if (near_moved_[static_cast<std::size_t>(kind)].overlaps(b, box))
+                    kept[k].push_back({i, box});
+            }
         });
         Moved out;
         for (std::size_t k = 0; k < moved_ids.size(); ++k)
-            for (int i : kept[k]) {
-                out.index.push_back(i);
+            for (const Boxed& p : kept[k]) {
+                out.index.push_back(p.id);
                 out.group.push_back(moved_ids[k]);
-                out.boxes.push_back(envelope_boxes[static_cast<std::size_t>(i)]);
+                out.boxes.push_back(p.box);
             }
         return out;
     };
-    const Moved moved_vertices = collect(0, envelope_vertex_boxes_);
-    const Moved moved_edges = collect(1, envelope_edge_boxes_);
-    const Moved moved_faces = collect(2, envelope_face_boxes_);
+    const Moved moved_vertices = collect(0);
+    const Moved moved_edges = collect(1);
+    const Moved moved_faces = collect(2);
     const std::vector<int>& vertices = moved_vertices.index;
     const std::vector<int>& edges = moved_edges.index;
     const std::vector<int>& faces = moved_faces.index;
@@ -309,7 +303,7 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
             [&](int k, std::vector<PointTriangleCandidate>& out) {
                 const int f = query_faces[static_cast<std::size_t>(k)];
                 const int bf = face_body[static_cast<std::size_t>(f)];
-                const AABB& box = envelope_face_boxes_[static_cast<std::size_t>(f)];
+                const AABB box = envelope_box(mesh, 2, f);
                 if (!near_query_[2].overlaps(bf, box)) return;
                 moved_vertices_.query(box, bf, [&](int leaf) {
                     const int v = vertices[static_cast<std::size_t>(leaf)];
@@ -329,7 +323,7 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
         static_cast<int>(query_edges.size()), [&](int k, std::vector<EdgeEdgeCandidate>& out) {
             const int e = query_edges[static_cast<std::size_t>(k)];
             const int be = edge_body[static_cast<std::size_t>(e)];
-            const AABB& box = envelope_edge_boxes_[static_cast<std::size_t>(e)];
+            const AABB box = envelope_box(mesh, 1, e);
             if (!near_query_[1].overlaps(be, box)) return;
             const bool e_moved = is_moved(be);
             moved_edges_.query(box, be,
@@ -446,8 +440,6 @@ void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionM
     lo_.setConstant(V, 3, inf);
     hi_.setConstant(V, 3, -inf);
     envelope_vertex_boxes_.assign(static_cast<std::size_t>(V), AABB{});
-    envelope_edge_boxes_.assign(static_cast<std::size_t>(mesh.num_edges()), AABB{});
-    envelope_face_boxes_.assign(static_cast<std::size_t>(mesh.num_faces()), AABB{});
     cached_.point_triangle.clear();
     cached_.edge_edge.clear();
     // Primitive i of the donor (of kind `from`, its body `donor_of[i]`) numbered here; -1 when
@@ -471,10 +463,6 @@ void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionM
         };
         copy(donor.envelope_vertex_boxes_, dv.first[di], envelope_vertex_boxes_, v.first[bi],
              v.count[bi]);
-        copy(donor.envelope_edge_boxes_, de.first[di], envelope_edge_boxes_, e.first[bi],
-             e.count[bi]);
-        copy(donor.envelope_face_boxes_, df.first[di], envelope_face_boxes_, f.first[bi],
-             f.count[bi]);
         // The donor's pairs whose vertex (lower edge) lies on this body: one sorted run of
         // its lists. Each pair is visited once, from the body of its vertex (lower edge).
         const auto& pt = donor.cached_.point_triangle;

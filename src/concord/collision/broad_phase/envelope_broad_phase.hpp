@@ -94,6 +94,19 @@ class EnvelopeBroadPhase {
     void set_ranges(const CollisionMesh& mesh);
     /// Sets body_box_ and parts_ of every body from the envelope boxes.
     void build_parts(const CollisionMesh& mesh);
+    /// Envelope box of primitive i of a kind (0 vertices, 1 edges, 2 faces).
+    AABB envelope_box(const CollisionMesh& mesh, int kind, int i) const {
+        auto at = [this](int v) -> const AABB& {
+            return envelope_vertex_boxes_[static_cast<std::size_t>(v)];
+        };
+        if (kind == 0) return at(i);
+        if (kind == 1) {
+            const AABB &a = at(mesh.edges(i, 0)), &b = at(mesh.edges(i, 1));
+            return AABB(a.min.cwiseMin(b.min), a.max.cwiseMax(b.max));
+        }
+        const AABB &a = at(mesh.faces(i, 0)), &b = at(mesh.faces(i, 1)), &c = at(mesh.faces(i, 2));
+        return AABB(a.min.cwiseMin(b.min).cwiseMin(c.min), a.max.cwiseMax(b.max).cwiseMax(c.max));
+    }
 
     BroadPhase broad_phase_;
     Ranges vertices_of_, edges_of_, faces_of_;
@@ -108,7 +121,9 @@ class EnvelopeBroadPhase {
     std::vector<int> vertex_slot_, edge_slot_, face_slot_;      // a used primitive's place there
     std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;  // theirs on the queried segment
     std::vector<std::uint8_t> marks_;                             // list_used's scratch
-    std::vector<AABB> envelope_vertex_boxes_, envelope_edge_boxes_, envelope_face_boxes_;
+    /// The envelope's vertex boxes; an edge's or face's is the union of its vertices' (as the
+    /// swept boxes of a fresh query are), computed where needed (envelope_box).
+    std::vector<AABB> envelope_vertex_boxes_;
     LBVH moved_faces_, moved_vertices_, moved_edges_;  // trees of a partial update
     /// Per body, the box of its envelope (its vertices' envelope boxes) and, per kind, its
     /// primitives' envelope boxes in parts (BodyParts).
