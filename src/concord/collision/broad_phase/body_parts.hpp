@@ -73,13 +73,14 @@ class BodyParts {
     /// of body b's primitives.
     void build(std::span<const int> body_of, std::span<const AABB> boxes,
                std::span<const AABB> body_boxes) {
-        build_with(body_of, [boxes](int i) { return boxes[static_cast<std::size_t>(i)]; },
-                   body_boxes);
+        build_with(
+            body_of, [boxes](int i) { return boxes[static_cast<std::size_t>(i)]; }, body_boxes);
     }
     /// The same with primitive i's box given by box_of(i) (e.g. an edge's as the union of its
     /// vertices' boxes, for a caller that keeps no edge boxes).
     template <class BoxOf>
-    void build_with(std::span<const int> body_of, BoxOf&& box_of, std::span<const AABB> body_boxes) {
+    void build_with(std::span<const int> body_of, BoxOf&& box_of,
+                    std::span<const AABB> body_boxes) {
         const int n = static_cast<int>(body_boxes.size());
         members_ = PrimitivesByBody(body_of, n);
         begin_.assign(static_cast<std::size_t>(n) + 1, 0);

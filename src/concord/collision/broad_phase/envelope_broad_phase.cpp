@@ -114,10 +114,11 @@ void EnvelopeBroadPhase::build_parts(const CollisionMesh& mesh) {
         body_box_[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])].expand(
             envelope_vertex_boxes_[static_cast<std::size_t>(v)]);
     parts_[0].build(mesh.vertex_body, envelope_vertex_boxes_, body_box_);
-    parts_[1].build_with(mesh.edge_body, [&](int e) { return envelope_box(mesh, 1, e); }, body_box_);
-    parts_[2].build_with(mesh.face_body, [&](int f) { return envelope_box(mesh, 2, f); }, body_box_);
+    parts_[1].build_with(
+        mesh.edge_body, [&](int e) { return envelope_box(mesh, 1, e); }, body_box_);
+    parts_[2].build_with(
+        mesh.face_body, [&](int f) { return envelope_box(mesh, 2, f); }, body_box_);
 }
-
 
 void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
     // In increasing index, with each listed primitive's place in its list (where a query keeps
