@@ -1,9 +1,5 @@
 #include "concord/collision/broad_phase/body_parts.hpp"
 
-#include <tbb/parallel_for.h>
-
-#include <algorithm>
-#include <cmath>
 #include <numeric>
 
 namespace concord {

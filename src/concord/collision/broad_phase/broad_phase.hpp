@@ -52,19 +52,13 @@ class BroadPhase {
     std::span<const AABB> vertex_boxes() const { return vertex_boxes_; }
     std::span<const AABB> edge_boxes() const { return edge_boxes_; }
     std::span<const AABB> face_boxes() const { return face_boxes_; }
-    /// Gives the caller the boxes of the last find() in exchange for its vectors, whose storage
-    /// the next find() reuses (no copy of arrays of millions of boxes).
-    void exchange_boxes(std::vector<AABB>& vertex, std::vector<AABB>& edge,
-                        std::vector<AABB>& face) {
-        vertex_boxes_.swap(vertex);
-        edge_boxes_.swap(edge);
-        face_boxes_.swap(face);
-    }
-    /// The same for the vertex boxes only (the edges' and faces' stay, as room for the next
-    /// find(), for a caller that takes their boxes as unions of the vertices').
+    /// Gives the caller the vertex boxes of the last find() in exchange for its vector, whose
+    /// storage the next find() reuses (no copy of arrays of millions of boxes). The edges' and
+    /// faces' stay here as room for the next find(): a caller needing them takes each as the
+    /// union of its vertices' boxes, which is exactly the edge's or face's box.
     void exchange_vertex_boxes(std::vector<AABB>& vertex) { vertex_boxes_.swap(vertex); }
     /// Gives the caller the body boxes and parts of the last find() (LBVH method) in exchange
-    /// for its own, as exchange_boxes does.
+    /// for its own, as exchange_vertex_boxes does.
     void exchange_parts(std::vector<AABB>& body_boxes, std::array<BodyParts, 3>& parts) {
         body_boxes_.swap(body_boxes);
         parts_.swap(parts);
