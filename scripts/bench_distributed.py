@@ -12,6 +12,8 @@ per subcommand. The numbers in docs/benchmarks.md ("Distributed solver") come fr
     scripts/bench_distributed.py --concord $C --work /tmp/bench-s1000 --timeout 7200 scaling --scene bench/scenes/spheres-1000.json --frames 30
     scripts/bench_distributed.py --concord $C --work /tmp/bench-s4000 --timeout 36000 scaling --scene bench/scenes/spheres-4000.json --frames 30
     scripts/bench_distributed.py --concord $C mpi                   # mpirun -np 2 vs -np 3
+    scripts/bench_distributed.py paired --scene bench/scenes/spheres-4000.json   # speed-ups in pairs (bench_paired)
+    scripts/bench_distributed.py paired --scene bench/scenes/dam-break-100k.json --frames 20 --layouts 2,4
 
 Every run writes into --work (one directory per run, plus the variant scene and the log), so a
 table can be re-printed from existing outputs with --reuse (a run whose command line or variant
@@ -599,6 +601,50 @@ def mpi_cmd(args, scene, name, workers):
     return cmd
 
 
+def cmd_paired(args):
+    """The modelled speed-up measured in pairs (build/bench/bench_paired): one process steps the
+    single machine and the workers of a layout one time step each in turn, on one CPU with one
+    thread, so that the drift of a shared machine between two separate runs does not enter the
+    ratio. Per layout --repeat runs; per run the ratio of the single machine's summed t_frame to
+    the summed t_parallel over the steps of frames --dense-from..end, and the median."""
+    with open(args.scene) as f:
+        scene = json.load(f)
+    frames = args.frames if args.frames else scene.get("frames", 100)
+    per_frame = scene.get("substeps", 1)
+    steps = frames * per_frame
+    first_step = (args.dense_from - 1) * per_frame + 1
+    layouts = [l for l in scaling_layouts(args.layouts, gravity_axis(args.scene)) if l["kind"] == "dist"]
+    print("Scene %s, %d frames (%d steps), averages over frames %d-%d; one thread%s; %d runs per layout "
+          "(`bench_paired`: the single machine and the workers one step each in turn)\n"
+          % (os.path.relpath(args.scene, ROOT), frames, steps, args.dense_from, frames,
+             "" if args.no_pin else ", the process on one CPU", args.repeat))
+    print("| workers | single machine t_frame (s/frame) | t_parallel (s/frame) | speed-up per run | median | iterations per step (single, distributed) |")
+    print("|---|---|---|---|---|---|")
+    fluid = bool(scene.get("fluids"))
+    for lay in layouts:
+        path = write_variant(args.scene, "paired-" + lay["tag"], args.work, distributed=lay["over"])
+        runs = []
+        for _ in range(args.repeat):
+            cmd = [args.bench, path, str(lay["workers"]), str(steps), "--threads", str(args.threads),
+                   "--skip", "0", "--pin", "0" if args.no_pin else "1"]
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=args.timeout).stdout
+            rows = [json.loads(l) for l in out.splitlines() if l.strip()][:-1]
+            rows = [r for r in rows if r["step"] >= first_step]
+            if fluid and any(r["iterations"][0] != r["iterations"][1] for r in rows):
+                print("note: %s: the pressure iterations differ from the single machine's" % lay["label"])
+            runs.append(rows)
+        n_frames = frames - args.dense_from + 1
+        t1 = [sum(r["t_frame"] for r in rows) for rows in runs]
+        tp = [sum(r["t_parallel"] for r in rows) for rows in runs]
+        it1 = sum(r["iterations"][0] for r in runs[0]) / len(runs[0])
+        itp = sum(r["iterations"][1] for r in runs[0]) / len(runs[0])
+        print("| %s | %s | %s | %s | **%.2fx** | %.1f, %.1f |" % (
+            lay["label"], ", ".join("%.3f" % (t / n_frames) for t in t1),
+            ", ".join("%.3f" % (t / n_frames) for t in tp),
+            ", ".join("%.2fx" % (a / b) for a, b in zip(t1, tp)),
+            statistics.median(a / b for a, b in zip(t1, tp)), it1, itp))
+
+
 def cmd_mpi(args):
     jobs = []
     scene = write_variant(args.scene, "mpi-scene", args.work)
@@ -701,6 +747,20 @@ def main():
                    help="skip the 1-worker ADMM run (it needs mpirun)")
     q.add_argument("--no-audit", action="store_true", help="skip `concord audit` of each run")
     q.set_defaults(func=cmd_scaling)
+
+    q = sub.add_parser("paired", help="modelled speed-up, single machine and workers stepped in turn (bench_paired)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description=cmd_paired.__doc__ + "\n\nLayouts (--layouts, comma-separated):\n" +
+                       scaling_layouts.__doc__.split("\n", 2)[2])
+    q.add_argument("--scene", default=os.path.join(ROOT, "bench", "scenes", "spheres-4000.json"))
+    q.add_argument("--frames", type=int, default=24, help="frames (default 24; 0: the scene's own)")
+    q.add_argument("--layouts", default="2,grid2x1x2,grid4x1x2", help="distributed rows (default %(default)s)")
+    q.add_argument("--dense-from", type=int, default=1, help="first frame of the averages (default 1)")
+    q.add_argument("--repeat", type=int, default=3, help="runs per layout (default 3)")
+    q.add_argument("--no-pin", action="store_true", help="let the system move the process between CPUs")
+    q.add_argument("--bench", default=os.path.join(ROOT, "build", "bench", "bench_paired"),
+                   help="bench_paired binary (default build/bench/bench_paired)")
+    q.set_defaults(func=cmd_paired)
 
     q = sub.add_parser("mpi", help="mpirun wall time, 1 vs 2 workers")
     q.add_argument("--scene", default=SPHERES)

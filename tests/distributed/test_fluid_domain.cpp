@@ -52,6 +52,7 @@ struct Outcome {
     std::vector<double> p;
     std::vector<Vec3> impulse;    ///< per sample, summed over the steps (and workers)
     std::vector<int> iterations;  ///< per step
+    std::vector<int> exchanges;   ///< per step, worker 1's exchanges with the others
     std::size_t migrated = 0, ghosts = 0;
     std::vector<std::size_t> owned;  ///< per worker after the last step
 };
@@ -104,9 +105,13 @@ Outcome split(const Partition& partition) {
                 d.set_particles(ids, x, v, std::vector<double>(ids.size(), 0.0));
                 std::vector<Vec3> impulse;
                 std::size_t migrated = 0, ghosts = 0;
+                std::vector<int> exchanges;
                 for (int k = 0; k < kSteps; ++k) {
+                    d.start_timing();
                     iterations[static_cast<std::size_t>(w - 1)].push_back(
                         d.step(s.tank, kGravity, kDt, impulse).pressure_iterations);
+                    // One compute segment more than exchanges.
+                    exchanges.push_back(static_cast<int>(d.segments().size()) - 1);
                     migrated += d.migrated_in();
                     ghosts += d.ghosts();
                 }
@@ -118,6 +123,7 @@ Outcome split(const Partition& partition) {
                     o.p[i] = d.particles().pressure[k];
                 }
                 o.owned[static_cast<std::size_t>(w - 1)] = d.owned();
+                if (w == 1) o.exchanges = exchanges;
                 o.migrated += migrated;
                 o.ghosts += ghosts;
                 impulses[static_cast<std::size_t>(w - 1)] = impulse;
@@ -193,6 +199,13 @@ TEST(FluidDomain, FourWorkersInSlabsOrAGridGiveTheSingleMachineStep) {
     // Four slabs, the last one empty at the start (the water has not reached it yet).
     const Outcome four = split(slabs({-0.25, -0.2, -0.12}));
     expect_same(four, one);
+    // Each exchange is a point where the slowest worker sets the pace: migration, ghosts,
+    // densities (with the particle count), advected velocities, d_ii with the warm-started
+    // pressures; then per pressure iteration sum_j d_ij p_j, and the pressures with the
+    // density error.
+    ASSERT_EQ(four.exchanges.size(), four.iterations.size());
+    for (std::size_t k = 0; k < four.iterations.size(); ++k)
+        EXPECT_EQ(four.exchanges[k], 5 + 2 * four.iterations[k]) << "step " << k;
     // A 2 x 2 grid in x and y.
     Partition grid;
     grid.cells = {2, 2, 1};

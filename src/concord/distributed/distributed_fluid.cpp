@@ -1,6 +1,7 @@
 #include "concord/distributed/distributed_fluid.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -153,17 +154,22 @@ void FluidController::restore() {
 }
 
 int FluidController::settle(const VecX& q, int& inside) {
+    const double transfer0 = transport_.transfer_seconds();
     MessageWriter msg;
     msg.put(CommandKind::FluidCheck).put_vector(q);
     const Bytes cmd = msg.take();
     for (int w = 1; w <= transport_.num_workers(); ++w) transport_.send(w, Tag::Command, cmd);
     std::int64_t settled = 0, total = 0;
+    double slowest = 0.0;
     for (int w = 1; w <= transport_.num_workers(); ++w) {
         const Bytes b = transport_.receive(w, Tag::FluidResult);
         MessageReader r(b);
         settled += r.get<std::int64_t>();
         total += r.get<std::int64_t>();
+        slowest = std::max(slowest, r.get<double>());
     }
+    // The workers check alongside each other; the commands and answers, one after another.
+    t_settle_ = slowest + (transport_.transfer_seconds() - transfer0);
     stale_ = true;
     inside = static_cast<int>(total);
     return static_cast<int>(settled);
@@ -267,6 +273,7 @@ void FluidWorker::handle(CommandKind kind, MessageReader& r) {
         case CommandKind::FluidCheck: {
             // Stage 3, as World's: settle the particles the bodies moved onto, count the rest.
             const VecX q = r.get_vector();
+            const auto t0 = std::chrono::steady_clock::now();
             std::int64_t settled = 0, inside = 0;
             if (domain_) {
                 settled =
@@ -274,7 +281,10 @@ void FluidWorker::handle(CommandKind kind, MessageReader& r) {
                 inside = coupling_->points_in_bodies(model_, q, domain_->particles().x,
                                                      domain_->owned());
             }
-            transport_.send(0, Tag::FluidResult, MessageWriter().put(settled).put(inside).take());
+            const double t =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            transport_.send(0, Tag::FluidResult,
+                            MessageWriter().put(settled).put(inside).put(t).take());
             return;
         }
         case CommandKind::FluidGather: {

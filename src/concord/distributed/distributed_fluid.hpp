@@ -56,6 +56,9 @@ class FluidController {
     /// (FluidCoupling::settle) and counts those still inside a closed body or behind a plane
     /// (`inside`). Returns how many were settled.
     int settle(const VecX& q, int& inside);
+    /// The last settle()'s modelled parallel time: the slowest worker's compute plus the
+    /// controller's transfer time (the workers check their own particles alongside each other).
+    double t_parallel_of_settle() const { return t_settle_; }
     /// Every particle, by its id (gathered from the workers when they moved since last time).
     const FluidParticles& particles();
     FluidState capture();
@@ -68,7 +71,7 @@ class FluidController {
     FluidCoupling coupling_;  ///< the gathered particles
     FluidState initial_;
     bool stale_ = false;  ///< the workers' particles moved since the last gather
-    double t_parallel_ = 0.0, t_sync_ = 0.0;
+    double t_parallel_ = 0.0, t_sync_ = 0.0, t_settle_ = 0.0;
 };
 
 class FluidWorker {

@@ -43,8 +43,8 @@ class FluidDomain final : public FluidHalo, public FluidSplit {
 
     /// The fastest particle speed of every worker (for the CFL step), the same on all.
     double max_speed() override;
-    /// Per body, the sum over every worker in worker order (FluidSplit).
-    void sum(std::vector<Vec12>& per_body) override;
+    /// Per body, the sum over every worker in worker order; returns max_speed() (FluidSplit).
+    double sum(std::vector<Vec12>& per_body) override;
 
     /// Owned particles: ids (increasing) and the solver's arrays, whose first owned() entries
     /// are this worker's particles (the rest are the last step's ghosts).
@@ -66,22 +66,23 @@ class FluidDomain final : public FluidHalo, public FluidSplit {
     std::size_t migrated_out() const { return migrated_out_; }
 
     // FluidHalo
-    void refresh(std::vector<double>& field) override;
-    void refresh(std::vector<Vec3>& field) override;
-    double sum(double local) override;
+    double exchange(std::initializer_list<std::vector<double>*> scalars,
+                    std::initializer_list<std::vector<Vec3>*> vectors, double local) override;
     double max(double local) override;
+    using FluidHalo::sum;
 
   private:
     /// Around every exchange: its start ends a compute segment, its end starts the next.
     void pause_clock();
     void resume_clock();
+    /// One exchange: out[w] goes to every other worker w, and what each sent comes back (by
+    /// worker; this worker's entry empty). Packing and unpacking the messages are compute, on
+    /// either side of it; the sends and the waiting are not.
+    std::vector<Bytes> swap(std::vector<Bytes> out);
     int me() const { return transport_.rank() - 1; }
     int workers() const { return transport_.num_workers(); }
     void migrate();
     void gather_ghosts();
-    template <typename T>
-    void exchange(std::vector<T>& field);
-    std::vector<double> all_values(double local);
 
     Transport& transport_;
     Partition partition_;

@@ -38,6 +38,11 @@ class MessageWriter {
         return *this;
     }
     MessageWriter& put_vec3(const Vec3& x) { return put(x.x()).put(x.y()).put(x.z()); }
+    /// Room for `bytes` more bytes (a message whose size is known before it is written).
+    MessageWriter& reserve(std::size_t bytes) {
+        bytes_.reserve(bytes_.size() + bytes);
+        return *this;
+    }
     Bytes take() { return std::move(bytes_); }
 
   private:

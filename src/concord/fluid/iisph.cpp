@@ -71,9 +71,9 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
     const std::size_t n = std::min(owned, all);  // the particles this step moves
     if (boundary_impulse.size() < boundary.size())
         boundary_impulse.resize(boundary.size(), Vec3::Zero());
-    // A domain of a split fluid takes part in every exchange, even with no particle of its own.
-    const double n_total = halo ? halo->sum(static_cast<double>(n)) : static_cast<double>(n);
-    if (n_total == 0.0) {
+    // A domain of a split fluid takes part in every exchange, even with no particle of its own
+    // (the particle count over all domains comes with the first one, the densities').
+    if (!halo && n == 0) {
         stats.converged = true;
         return stats;
     }
@@ -185,7 +185,12 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
             r += psi[static_cast<std::size_t>(fb_.index[s])] * wfb_[static_cast<std::size_t>(s)];
         rho[i] = r;
     });
-    if (halo) halo->refresh(rho);
+    const double n_total =
+        halo ? halo->exchange({&rho}, {}, static_cast<double>(n)) : static_cast<double>(n);
+    if (n_total == 0.0) {
+        stats.converged = true;
+        return stats;
+    }
     const double nu = material_.viscosity;
     for_each_particle(n, [&](std::size_t i) {
         Vec3 a = g;
@@ -227,10 +232,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
         rho_adv_[i] = rho[i] + dt * div;
         p[i] *= 0.5;
     });
-    if (halo) {
-        halo->refresh(d_ii_);
-        halo->refresh(p);
-    }
+    if (halo) halo->exchange({&p}, {&d_ii_}, 0.0);
     // a_ii = sum_j m (d_ii - d_ji) . grad W_ij + d_ii . (boundary's sum), with d_ji =
     // dji_scale grad W_ij; the sweeps reuse the per-particle sums of grad W_ij and |grad W_ij|^2.
     grad_sum_.resize(n);
@@ -295,10 +297,7 @@ IisphStepStats IisphSolver::step(FluidParticles& fluid, std::size_t owned, Fluid
         std::copy(p_next_.begin(), p_next_.begin() + static_cast<std::ptrdiff_t>(n), p.begin());
         double total = 0.0;  // in particle order: the same sum whatever the thread count
         for (std::size_t i = 0; i < n; ++i) total += compression_[i];
-        if (halo) {
-            halo->refresh(p);
-            total = halo->sum(total);
-        }
+        if (halo) total = halo->exchange({&p}, {}, total);
         stats.density_error = total / (n_total * rho0);
         stats.pressure_iterations = it + 1;
         if (it + 1 >= material_.min_pressure_iterations &&

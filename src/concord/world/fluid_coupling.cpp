@@ -281,6 +281,11 @@ void FluidCoupling::place_samples(const std::vector<BodyMotion>& motion) {
             boundary_.psi.push_back(bs.psi[j]);
         }
     }
+    if (keep == 0) {  // the fixed part's fastest sample (still, unless a static body moves)
+        fixed_speed_ = 0.0;
+        for (std::size_t k = 0; k < fixed; ++k)
+            fixed_speed_ = std::max(fixed_speed_, boundary_.v[k].norm());
+    }
 }
 
 std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldState& s, double h,
@@ -293,13 +298,17 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
     // gravity adds over the step, and boundary samples), the rest of the body step split evenly.
     const double g = model.spec.gravity.norm();
     const double spacing = solver_.material().spacing();
+    double split_speed = -1.0;  // the workers' fastest particle, when the last sum brought it
     auto cfl_step = [&] {
         double vmax = g * h;
         if (split)  // max(|v| + g h) = max |v| + g h exactly: the same as on one machine
-            vmax = std::max(vmax, split->max_speed() + g * h);
+            vmax = std::max(vmax, (split_speed >= 0.0 ? split_speed : split->max_speed()) + g * h);
         else
             for (const Vec3& v : fluid_.v) vmax = std::max(vmax, v.norm() + g * h);
-        for (const Vec3& v : boundary_.v) vmax = std::max(vmax, v.norm() + g * h);
+        // max(|v| + g h) over the samples, the fixed part's kept from when it was placed.
+        vmax = std::max(vmax, fixed_speed_ + g * h);
+        for (std::size_t k = boundary_.fixed; k < boundary_.size(); ++k)
+            vmax = std::max(vmax, boundary_.v[k].norm() + g * h);
         return kCfl * spacing / std::max(vmax, 1e-12);
     };
     std::vector<Vec12> out(model.bodies.size(), Vec12::Zero());
@@ -358,7 +367,7 @@ std::vector<Vec12> FluidCoupling::advance(const WorldModel& model, const WorldSt
         const std::size_t n_mine = split ? split->owned() : fluid_.size();
         const int moved = push_out(model, motion, mine, n_mine, &step_impulse);
         step_impulse.push_back(Vec12::Constant(static_cast<double>(moved)));
-        if (split) split->sum(step_impulse);
+        if (split) split_speed = split->sum(step_impulse);
         stats.pushed_out += static_cast<int>(std::lround(step_impulse.back()[0]));
         step_impulse.pop_back();
         for (std::size_t j = 0; j < bodies_.size(); ++j) {

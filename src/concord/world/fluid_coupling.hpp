@@ -33,8 +33,9 @@ class FluidSplit {
                                 std::vector<Vec3>& boundary_impulse) = 0;
     /// The fastest particle of every worker.
     virtual double max_speed() = 0;
-    /// Per body, the sum over every worker, added in a fixed order (the same on all).
-    virtual void sum(std::vector<Vec12>& per_body) = 0;
+    /// Per body, the sum over every worker, added in a fixed order (the same on all); returns
+    /// max_speed(), which travels in the same exchange (the next fluid step's CFL limit).
+    virtual double sum(std::vector<Vec12>& per_body) = 0;
     /// This worker's particles: the first owned() of local_particles().
     virtual FluidParticles& local_particles() = 0;
     virtual std::size_t owned() const = 0;
@@ -123,6 +124,7 @@ class FluidCoupling {
     BoundarySamples planes_;  ///< static: patches of the planes around the fluid
     BoundarySamples boundary_;
     std::vector<Vec12> fixed_q_;
+    double fixed_speed_ = 0.0;  ///< the fastest of the boundary's fixed samples
     std::vector<Vec3> impulse_;  ///< per sample, the fluid step's impulse (moving samples only)
     std::vector<bool> closed_;   ///< per body: its mesh is closed (the inside check applies)
     std::vector<MeshInside> inside_;  ///< per closed body: its inside test (body coordinates)

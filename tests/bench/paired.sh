@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# bench_paired (bench/paired/bench_paired.cpp): one JSON object per step and a summary; the
+# distributed fluid takes the single machine's pressure iterations in every step (the split is
+# exact to rounding); the summary's sums and ratio are those of the steps it lists; bad
+# arguments are a usage message with exit code 2.
+set -uo pipefail
+bench="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+cat >"$tmp/scene.json" <<'JSON'
+{
+  "name": "paired", "time_step": 0.0025, "frames": 2, "substeps": 2,
+  "materials": { "wall": { "density": 1000 }, "cork": { "density": 300 } },
+  "bodies": [
+    { "name": "tank", "shape": { "container": { "size": [0.2, 0.2, 0.2], "wall_thickness": 0.02 } },
+      "material": "wall", "motion": "static", "position": [0, 0.09, 0] },
+    { "name": "cork", "shape": { "box": { "size": [0.05, 0.05, 0.05] } }, "material": "cork",
+      "position": [0, 0.15, 0] }
+  ],
+  "fluids": [ { "name": "water", "block": { "min": [-0.1, 0, -0.1], "max": [0.1, 0.1, 0.1] },
+                "particle_radius": 0.01 } ]
+}
+JSON
+
+"$bench" "$tmp/scene.json" 2 4 --skip 1 >"$tmp/out.jsonl" 2>"$tmp/err.log" ||
+    fail "bench_paired: $(tail -3 "$tmp/err.log")"
+python3 - "$tmp/out.jsonl" <<'PY' || fail "output"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 5, rows
+steps, s = rows[:4], rows[4]
+assert [r["step"] for r in steps] == [1, 2, 3, 4]
+for r in steps:
+    assert r["t_frame"] > 0 and r["t_parallel"] > 0, r
+    assert r["iterations"][0] == r["iterations"][1] >= 2, r  # pressure iterations, both sides
+assert s["workers"] == 2 and s["steps"] == 4 and s["skipped"] == 1, s
+t1 = sum(r["t_frame"] for r in steps[1:]); tp = sum(r["t_parallel"] for r in steps[1:])
+assert abs(s["t_frame"] - t1) < 1e-5 and abs(s["t_parallel"] - tp) < 1e-5, (s, t1, tp)
+assert abs(s["speedup"] - t1 / tp) < 1e-3 * s["speedup"], s
+PY
+
+for args in "$tmp/scene.json 1 4" "$tmp/scene.json 2 0" "$tmp/scene.json 2 4 --frames 3"; do
+    # shellcheck disable=SC2086
+    "$bench" $args >/dev/null 2>"$tmp/err.log"
+    code=$?
+    [ "$code" -eq 2 ] || fail "bench_paired $args: exit $code, expected 2"
+    grep -q "usage: bench_paired" "$tmp/err.log" || fail "bench_paired $args: no usage message"
+done
+"$bench" "$tmp/missing.json" 2 4 >/dev/null 2>"$tmp/err.log"
+[ $? -eq 1 ] || fail "a missing scene: expected exit 1"
+grep -q "bench_paired: " "$tmp/err.log" || fail "a missing scene: no message"
+echo "bench_paired: OK"
