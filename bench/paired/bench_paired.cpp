@@ -91,18 +91,20 @@ int main(int argc, char** argv) {
             const concord::StepStats a = one.step();
             const concord::StepStats& b = many.step();
             const double t_par = b.distributed ? b.distributed->t_parallel : b.t_frame;
-            std::printf("{\"step\": %d, \"t_frame\": %.6f, \"t_parallel\": %.6f, "
-                        "\"iterations\": [%d, %d]}\n",
-                        k + 1, a.t_frame, t_par, iterations(a), iterations(b));
+            std::printf(
+                "{\"step\": %d, \"t_frame\": %.6f, \"t_parallel\": %.6f, "
+                "\"iterations\": [%d, %d]}\n",
+                k + 1, a.t_frame, t_par, iterations(a), iterations(b));
             if (k < skip) continue;
             sum_one += a.t_frame;
             sum_many += t_par;
             ratios.push_back(a.t_frame / t_par);
         }
-        std::printf("{\"workers\": %d, \"steps\": %d, \"skipped\": %d, \"t_frame\": %.6f, "
-                    "\"t_parallel\": %.6f, \"speedup\": %.4f, \"median_step_speedup\": %.4f}\n",
-                    workers, steps, skip, sum_one, sum_many,
-                    sum_many > 0.0 ? sum_one / sum_many : 0.0, median(ratios));
+        std::printf(
+            "{\"workers\": %d, \"steps\": %d, \"skipped\": %d, \"t_frame\": %.6f, "
+            "\"t_parallel\": %.6f, \"speedup\": %.4f, \"median_step_speedup\": %.4f}\n",
+            workers, steps, skip, sum_one, sum_many, sum_many > 0.0 ? sum_one / sum_many : 0.0,
+            median(ratios));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_paired: %s\n", e.what());
         return 1;

@@ -201,7 +201,8 @@ double FluidDomain::exchange(std::initializer_list<std::vector<double>*> scalars
     for (const auto* f : vectors)
         if (f->size() < local_.size())
             throw std::logic_error("FluidDomain: a halo field shorter than the particles");
-    const std::size_t per_particle = scalars.size() * sizeof(double) + vectors.size() * sizeof(Vec3);
+    const std::size_t per_particle =
+        scalars.size() * sizeof(double) + vectors.size() * sizeof(Vec3);
     std::vector<Bytes> out(static_cast<std::size_t>(n_workers));
     for (int w = 0; w < n_workers; ++w) {
         if (w == me()) continue;

@@ -295,7 +295,8 @@ void NeighborGrid::pair_lists(double radius, std::size_t owned, NeighborLists& l
                 for (std::int64_t s = std::max(s0, first); s < s1; ++s) {
                     // Two ghosts: nobody's pair (tested first: a ghost's neighbours are
                     // mostly ghosts).
-                    if (ghost && static_cast<std::size_t>(sorted_[static_cast<std::size_t>(s)]) >= n)
+                    if (ghost &&
+                        static_cast<std::size_t>(sorted_[static_cast<std::size_t>(s)]) >= n)
                         continue;
                     const Vec3 d = x - sorted_x_[static_cast<std::size_t>(s)];
                     if (d.squaredNorm() >= r2) continue;

@@ -124,7 +124,7 @@ class FluidCoupling {
     BoundarySamples planes_;  ///< static: patches of the planes around the fluid
     BoundarySamples boundary_;
     std::vector<Vec12> fixed_q_;
-    double fixed_speed_ = 0.0;  ///< the fastest of the boundary's fixed samples
+    double fixed_speed_ = 0.0;   ///< the fastest of the boundary's fixed samples
     std::vector<Vec3> impulse_;  ///< per sample, the fluid step's impulse (moving samples only)
     std::vector<bool> closed_;   ///< per body: its mesh is closed (the inside check applies)
     std::vector<MeshInside> inside_;  ///< per closed body: its inside test (body coordinates)
