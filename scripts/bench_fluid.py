@@ -8,6 +8,10 @@ worker count the modelled parallel time per frame (stats.t_parallel: the slowest
 every two exchanges, the bodies' consensus included) against the single machine's t_frame.
 
   scripts/bench_fluid.py bench/scenes/dam-break-100k.json --frames 10 --workers 2 4
+
+The single machine and the workers run minutes apart here, and this machine's speed drifts
+between them: for the speed-up, `scripts/bench_distributed.py paired` (both stepped in turn in
+one process, on one CPU) gives steadier ratios (docs/benchmarks.md, "Fluids").
 """
 import argparse
 import json
