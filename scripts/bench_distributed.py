@@ -614,10 +614,10 @@ def cmd_paired(args):
     steps = frames * per_frame
     first_step = (args.dense_from - 1) * per_frame + 1
     layouts = [l for l in scaling_layouts(args.layouts, gravity_axis(args.scene)) if l["kind"] == "dist"]
-    print("Scene %s, %d frames (%d steps), averages over frames %d-%d; one thread%s; %d runs per layout "
+    print("Scene %s, %d frames (%d steps), averages over frames %d-%d; --threads %d%s; %d runs per layout "
           "(`bench_paired`: the single machine and the workers one step each in turn)\n"
-          % (os.path.relpath(args.scene, ROOT), frames, steps, args.dense_from, frames,
-             "" if args.no_pin else ", the process on one CPU", args.repeat))
+          % (os.path.relpath(args.scene, ROOT), frames, steps, args.dense_from, frames, args.threads,
+             ", the process on one CPU" if args.threads == 1 and not args.no_pin else "", args.repeat))
     print("| workers | single machine t_frame (s/frame) | t_parallel (s/frame) | speed-up per run | median | iterations per step (single, distributed) |")
     print("|---|---|---|---|---|---|")
     fluid = bool(scene.get("fluids"))

@@ -1,5 +1,6 @@
-// The modelled distributed speed-up measured in pairs (docs/benchmarks.md, "Measuring a
-// speed-up on a noisy machine"): one process steps the same scene on one machine (World) and
+// The modelled distributed speed-up measured in pairs (docs/benchmarks.md: "Fluids", paragraph
+// "Measuring on this machine", and "The scaling table measured in pairs on one CPU"): one
+// process steps the same scene on one machine (World) and
 // with N in-process workers (DistributedWorld), one time step of each in turn, so that whatever
 // slows this machine down for a while (other tenants, clock changes) slows both sides of a pair
 // alike. Per step it prints the single machine's t_frame and the distributed run's t_parallel
