@@ -5,6 +5,7 @@
 # arguments are a usage message with exit code 2.
 set -uo pipefail
 bench="$1"
+src="$2"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -13,22 +14,10 @@ fail() {
     exit 1
 }
 
-cat >"$tmp/scene.json" <<'JSON'
-{
-  "name": "paired", "time_step": 0.0025, "frames": 2, "substeps": 2,
-  "materials": { "wall": { "density": 1000 }, "cork": { "density": 300 } },
-  "bodies": [
-    { "name": "tank", "shape": { "container": { "size": [0.2, 0.2, 0.2], "wall_thickness": 0.02 } },
-      "material": "wall", "motion": "static", "position": [0, 0.09, 0] },
-    { "name": "cork", "shape": { "box": { "size": [0.05, 0.05, 0.05] } }, "material": "cork",
-      "position": [0, 0.15, 0] }
-  ],
-  "fluids": [ { "name": "water", "block": { "min": [-0.1, 0, -0.1], "max": [0.1, 0.1, 0.1] },
-                "particle_radius": 0.01 } ]
-}
-JSON
+# The fluid CLI test's scene: a tank of water with a cork box.
+scene="$src/tests/cli/data/fluid_cork.json"
 
-"$bench" "$tmp/scene.json" 2 4 --skip 1 >"$tmp/out.jsonl" 2>"$tmp/err.log" ||
+"$bench" "$scene" 2 4 --skip 1 >"$tmp/out.jsonl" 2>"$tmp/err.log" ||
     fail "bench_paired: $(tail -3 "$tmp/err.log")"
 python3 - "$tmp/out.jsonl" <<'PY' || fail "output"
 import json, sys
@@ -45,7 +34,7 @@ assert abs(s["t_frame"] - t1) < 1e-5 and abs(s["t_parallel"] - tp) < 1e-5, (s, t
 assert abs(s["speedup"] - t1 / tp) < 1e-3 * s["speedup"], s
 PY
 
-for args in "$tmp/scene.json 1 4" "$tmp/scene.json 2 0" "$tmp/scene.json 2 4 --frames 3"; do
+for args in "$scene 1 4" "$scene 2 0" "$scene 2 4 --frames 3"; do
     # shellcheck disable=SC2086
     "$bench" $args >/dev/null 2>"$tmp/err.log"
     code=$?

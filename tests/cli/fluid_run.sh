@@ -6,6 +6,7 @@
 # bad fluid input is a one-line error with exit code 2.
 set -uo pipefail
 concord="$1"
+src="$2"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -14,20 +15,8 @@ fail() {
     exit 1
 }
 
-cat >"$tmp/scene.json" <<'JSON'
-{
-  "name": "fluid-cli", "time_step": 0.0025, "frames": 6, "substeps": 2,
-  "materials": { "wall": { "density": 1000 }, "cork": { "density": 300 } },
-  "bodies": [
-    { "name": "tank", "shape": { "container": { "size": [0.2, 0.2, 0.2], "wall_thickness": 0.02 } },
-      "material": "wall", "motion": "static", "position": [0, 0.09, 0] },
-    { "name": "cork", "shape": { "box": { "size": [0.05, 0.05, 0.05] } }, "material": "cork",
-      "position": [0, 0.15, 0] }
-  ],
-  "fluids": [ { "name": "water", "block": { "min": [-0.1, 0, -0.1], "max": [0.1, 0.1, 0.1] },
-                "particle_radius": 0.01 } ]
-}
-JSON
+# A 0.2 m tank of water (r = 1 cm) with a cork box floating in it, 6 frames.
+cp "$src/tests/cli/data/fluid_cork.json" "$tmp/scene.json"
 
 "$concord" run "$tmp/scene.json" --out "$tmp/out" --threads 2 >"$tmp/run.log" 2>&1 ||
     fail "run: $(tail -3 "$tmp/run.log")"
