@@ -176,7 +176,7 @@ AdmmWorker::AdmmWorker(const WorldModel& model, Transport& transport)
     : model_(model), transport_(transport) {
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const AffineBody& body = model_.bodies[static_cast<std::size_t>(b)];
-        rest_boxes_.push_back(rest_box(body));
+        rest_bounds_.push_back(rest_bound(body));
         if (!model_.movable[static_cast<std::size_t>(b)]) static_bodies_.push_back(b);
         modal_metric_.push_back(body.is_elastic() ? modal_consensus_metric(body) : MatX());
     }
@@ -346,7 +346,7 @@ void AdmmWorker::exchange_bodies(Run& run) {
         std::vector<BodyRecord> classified;
         for (const auto& [id, rec] : owned_) {
             const AffineBody& body = model_.bodies[static_cast<std::size_t>(id)];
-            const Box3& rest = rest_boxes_[static_cast<std::size_t>(id)];
+            const RestBound& rest = rest_bounds_[static_cast<std::size_t>(id)];
             const Box3 start = world_box(body, rest, rec.q);
             Box3 swept = start;
             swept.extend(world_box(body, rest, predicted(rec, run.h, cmd.t_end)));

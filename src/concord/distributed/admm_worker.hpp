@@ -85,7 +85,7 @@ class AdmmWorker {
 
     const WorldModel& model_;
     Transport& transport_;
-    std::vector<Box3> rest_boxes_;
+    std::vector<RestBound> rest_bounds_;
     std::vector<int> static_bodies_;
     std::vector<int> group_;  ///< joint_groups(): bodies held and owned together
     /// Per elastic body: the consensus metric of its modal coordinates, M_eta / m (empty else).

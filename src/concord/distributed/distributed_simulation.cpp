@@ -65,9 +65,9 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     w_min_ = std::numeric_limits<double>::infinity();
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
-        rest_boxes_.push_back(rest_box(model_.bodies[i]));
+        rest_bounds_.push_back(rest_bound(model_.bodies[i]));
         if (model_.movable[i])
-            w_min_ = std::min(w_min_, (rest_boxes_.back().hi - rest_boxes_.back().lo).norm());
+            w_min_ = std::min(w_min_, (rest_bounds_.back().box.hi - rest_bounds_.back().box.lo).norm());
     }
     if (!std::isfinite(w_min_)) w_min_ = model_.scene_scale;  // nothing moves
     // The fluid's layout is checked (InputError) before any worker hears of the run.
@@ -124,7 +124,7 @@ Partition DistributedSimulation::starting_partition(const VecX& q,
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
         if (!model_.movable[i]) continue;
-        const Box3 wb = world_box(rest_boxes_[i], Vec12(model_.body_coordinates(q, b).head<12>()));
+        const Box3 wb = world_box(rest_bounds_[i], Vec12(model_.body_coordinates(q, b).head<12>()));
         movable_box.extend(wb);
         centres.push_back(wb.center());
     }
@@ -255,7 +255,7 @@ void DistributedSimulation::assign(const std::vector<std::vector<CarriedMultipli
         const int first = group_[i];  // <= b, so its home is known
         if (first == b)
             home[i] = partition_.worker_of_point(
-                world_box(model_.bodies[i], rest_boxes_[i], r.q).center());
+                world_box(model_.bodies[i], rest_bounds_[i], r.q).center());
         r.home = home[static_cast<std::size_t>(first)];
         cmds[static_cast<std::size_t>(r.home)].bodies.push_back(std::move(r));
     }
@@ -294,7 +294,7 @@ bool DistributedSimulation::partition_missed_a_pair(
     for (int b = 0; b < model_.num_bodies(); ++b) {
         if (!model_.movable[static_cast<std::size_t>(b)]) continue;
         const AffineBody& body = model_.bodies[static_cast<std::size_t>(b)];
-        const Box3& rest = rest_boxes_[static_cast<std::size_t>(b)];
+        const RestBound& rest = rest_bounds_[static_cast<std::size_t>(b)];
         Box3 box = world_box(body, rest, model_.body_coordinates(current().q, b));
         box.extend(world_box(body, rest, model_.body_coordinates(x_end, b)));
         box.inflate(0.5 * model_.spec.contact.dhat);

@@ -133,7 +133,7 @@ class DistributedSimulation final : private SubstepSolver {
     Partition partition_;
     std::unique_ptr<LoadBalancer> balancer_;
     std::unique_ptr<FluidController> fluid_;  ///< the scene's fluid, split like the bodies
-    std::vector<Box3> rest_boxes_;
+    std::vector<RestBound> rest_bounds_;
     std::vector<int> group_;  ///< joint_groups(): bodies owned together
     double w_min_ = 0.0;
 
