@@ -56,12 +56,14 @@ TEST(DistributedObjective, WorkerSharesSumToTheSingleMachineObjective) {
         d.workers = workers;
         Box3 box;
         for (int b = 0; b < B; ++b)
-            box.extend(world_box(rest_bound(model.bodies[static_cast<std::size_t>(b)]), q.segment<12>(12 * b)));
+            box.extend(world_box(rest_bound(model.bodies[static_cast<std::size_t>(b)]),
+                                 q.segment<12>(12 * b)));
         const Partition p = initial_partition(d, box.lo, box.hi);
         std::vector<std::uint64_t> holders;
         int shared = 0;
         for (int b = 0; b < B; ++b) {
-            const Box3 wb = world_box(rest_bound(model.bodies[static_cast<std::size_t>(b)]), q.segment<12>(12 * b));
+            const Box3 wb = world_box(rest_bound(model.bodies[static_cast<std::size_t>(b)]),
+                                      q.segment<12>(12 * b));
             holders.push_back(p.holders(wb.lo, wb.hi, 0.05));
             shared += std::popcount(holders.back()) > 1;
         }

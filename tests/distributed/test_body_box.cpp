@@ -37,7 +37,8 @@ Vec12 pose(const Mat3& A, const Vec3& p) {
 TEST(BodyBox, HoldsEveryVertexOfTheMappedMesh) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (ShapeKind kind : {ShapeKind::Box, ShapeKind::Sphere, ShapeKind::Capsule, ShapeKind::Cylinder}) {
+    for (ShapeKind kind :
+         {ShapeKind::Box, ShapeKind::Sphere, ShapeKind::Capsule, ShapeKind::Cylinder}) {
         const AffineBody body = body_of(kind);
         const RestBound rest = rest_bound(body);
         for (int trial = 0; trial < 200; ++trial) {

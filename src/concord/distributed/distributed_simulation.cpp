@@ -67,7 +67,8 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
         const auto i = static_cast<std::size_t>(b);
         rest_bounds_.push_back(rest_bound(model_.bodies[i]));
         if (model_.movable[i])
-            w_min_ = std::min(w_min_, (rest_bounds_.back().box.hi - rest_bounds_.back().box.lo).norm());
+            w_min_ =
+                std::min(w_min_, (rest_bounds_.back().box.hi - rest_bounds_.back().box.lo).norm());
     }
     if (!std::isfinite(w_min_)) w_min_ = model_.scene_scale;  // nothing moves
     // The fluid's layout is checked (InputError) before any worker hears of the run.
