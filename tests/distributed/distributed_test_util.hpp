@@ -61,6 +61,7 @@ inline SceneSpec with_workers(SceneSpec s, int workers, double theta = 1e-6) {
     s.distributed.theta = theta;
     s.distributed.max_iterations = 500;
     s.distributed.load_balance.enabled = false;
+    s.distributed.plane_gaps = false;  // the planes stay where the test puts them
     return s;
 }
 

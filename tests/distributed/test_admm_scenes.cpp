@@ -108,7 +108,8 @@ TEST(DistributedScenes, ABodySharedByFourWorkersConverges) {
 }
 
 // Five boxes on the left of the plane, one on the right: worker 0 does most of the work, and
-// the PD controller moves the plane towards it until the loads come closer.
+// the PD controller moves the plane towards it until the loads come closer; with the planes
+// seeking gaps as well (the balancer's moves stay its own).
 TEST(DistributedScenes, LoadBalancingMovesThePlaneTowardsTheBusyWorker) {
     SceneSpec s;
     s.name = "unbalanced";
@@ -119,24 +120,74 @@ TEST(DistributedScenes, LoadBalancingMovesThePlaneTowardsTheBusyWorker) {
         s.bodies.push_back(box("l" + std::to_string(i), Vec3(-9.0 + 1.6 * i, 0.5 + gap, 0)));
     s.bodies.push_back(box("r", Vec3(3.0, 0.5 + gap, 0)));
     s.solver.convergence_mode = ConvergenceMode::StepNorm;
-    SceneSpec d = with_workers(s, 2, 1e-3);
-    d.distributed.load_balance.enabled = true;
-    d.distributed.initial_planes = InitialPlanes::Even;  // the plane starts unbalanced
-    DistributedWorld dw(d);
-    const double p0 = dw.partition().planes[0][0];
-    auto imbalance = [](const StepStats& st) {
-        const double a = st.distributed->per_worker[0].load, b = st.distributed->per_worker[1].load;
-        return (a - b) / (a + b);
-    };
-    const double first = imbalance(dw.step());
-    EXPECT_GT(first, 0.2);  // worker 0 is the busy one
-    double last = first;
-    for (int k = 0; k < 40; ++k) last = imbalance(dw.step());
-    EXPECT_LT(dw.partition().planes[0][0], p0 - 1.0);  // moved towards worker 0's side
-    EXPECT_LT(std::abs(last), 0.5 * first);
-    const auto& planes = dw.last_stats().distributed->planes;
-    ASSERT_EQ(planes[0].size(), 1u);
-    EXPECT_EQ(planes[0][0], dw.partition().planes[0][0]);
+    for (bool gaps : {false, true}) {
+        SceneSpec d = with_workers(s, 2, 1e-3);
+        d.distributed.load_balance.enabled = true;
+        d.distributed.initial_planes = InitialPlanes::Even;  // the plane starts unbalanced
+        d.distributed.plane_gaps = gaps;
+        DistributedWorld dw(d);
+        const double p0 = dw.partition().planes[0][0];
+        auto imbalance = [](const StepStats& st) {
+            const double a = st.distributed->per_worker[0].load,
+                         b = st.distributed->per_worker[1].load;
+            return (a - b) / (a + b);
+        };
+        const double first = imbalance(dw.step());
+        EXPECT_GT(first, 0.2) << "gaps " << gaps;  // worker 0 is the busy one
+        double last = first;
+        for (int k = 0; k < 40; ++k) last = imbalance(dw.step());
+        // moved towards worker 0's side
+        EXPECT_LT(dw.partition().planes[0][0], p0 - 1.0) << "gaps " << gaps;
+        EXPECT_LT(std::abs(last), 0.5 * first) << "gaps " << gaps;
+        const auto& planes = dw.last_stats().distributed->planes;
+        ASSERT_EQ(planes[0].size(), 1u);
+        EXPECT_EQ(planes[0][0], dw.partition().planes[0][0]);
+    }
+}
+
+// Two rows of unit boxes 1.2 m apart along x, resting on the ground: the even plane (x = 0)
+// runs through the boxes at x = 0, which both workers then hold. With plane_gaps the plane
+// starts in a 0.2 m gap beside them (at least a quarter of the gap in from a box) and nothing
+// is shared; at rest it stays there.
+TEST(DistributedScenes, APlaneSettlesInTheGapBesideAColumnOfBodies) {
+    SceneSpec s;
+    s.name = "rows";
+    s.time_step = 0.01;
+    s.contact.friction = 0.0;
+    const double gap = 0.5e-3;
+    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    for (int i = -2; i <= 2; ++i)
+        for (int k = 0; k < 2; ++k)
+            s.bodies.push_back(box("b" + std::to_string(i + 2) + std::to_string(k),
+                                   Vec3(1.2 * i, 0.5 + gap, 1.5 * k)));
+    s.solver.convergence_mode = ConvergenceMode::StepNorm;
+    for (bool gaps : {false, true}) {
+        SceneSpec d = with_workers(s, 2, 1e-4);
+        d.distributed.initial_planes = InitialPlanes::Even;  // x = 0, through the boxes there
+        d.distributed.plane_gaps = gaps;
+        DistributedWorld dw(d);
+        const double plane = dw.partition().planes[0][0];
+        if (gaps) {
+            // in a gap (0.5, 0.7) or (-0.7, -0.5), less w/2 at either end
+            EXPECT_GT(std::abs(plane), 0.5 + 0.25 * 0.2 - 1e-3);
+            EXPECT_LT(std::abs(plane), 0.7 - 0.25 * 0.2 + 1e-3);
+        } else {
+            EXPECT_NEAR(plane, 0.0, 1e-12);
+        }
+        for (int k = 0; k < 3; ++k) {
+            const StepStats& st = dw.step();
+            ASSERT_EQ(st.status, ConvergenceStatus::Converged);
+            const int shared =
+                st.distributed->per_worker[0].shared + st.distributed->per_worker[1].shared;
+            if (gaps) {
+                EXPECT_EQ(shared, 0) << "step " << k;
+                EXPECT_EQ(st.distributed->admm_iterations, 1) << "step " << k;
+            } else {
+                EXPECT_EQ(shared, 4) << "step " << k;  // the two boxes at x = 0, on both
+            }
+        }
+        if (gaps) EXPECT_EQ(dw.partition().planes[0][0], plane);
+    }
 }
 
 // The same scene gives the same trajectory bit for bit, run twice (determinism of the

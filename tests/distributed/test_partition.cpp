@@ -104,6 +104,30 @@ TEST(Partition, QuantilePlanesSplitTheBodiesEvenlyBetweenColumns) {
     EXPECT_DOUBLE_EQ(p.planes[2][0], 0.0);
 }
 
+// Columns of bodies 0.2 wide, 0.22 apart (x = 0.22 i, i = 0..9): the gaps are 0.02 wide.
+TEST(Partition, AQuietPositionIsInTheNearestGap) {
+    std::vector<std::pair<double, double>> columns;
+    for (int i = 0; i < 10; ++i) columns.emplace_back(0.22 * i - 0.1, 0.22 * i + 0.1);
+    // A target inside a column (centre 0.88) goes into the nearer gap (0.98, 1.00), a quarter
+    // of the gap from its end.
+    EXPECT_NEAR(quietest_position(columns, 0.89, 0.7, 1.06), 0.985, 1e-12);
+    EXPECT_NEAR(quietest_position(columns, 0.85, 0.7, 1.0), 0.775, 1e-12);
+    // A target well inside a gap stays where it is; one near its end moves in a little.
+    EXPECT_NEAR(quietest_position(columns, 0.9875, 0.8, 1.2), 0.9875, 1e-12);
+    EXPECT_NEAR(quietest_position(columns, 0.981, 0.8, 1.2), 0.985, 1e-12);
+    // A window holding no gap: the stretch crossed by the fewest (one column: the target).
+    EXPECT_NEAR(quietest_position(columns, 0.9, 0.82, 0.96), 0.9, 1e-12);
+    // Overlapping extents: the stretch crossed by the fewest, nearest the target.
+    const std::vector<std::pair<double, double>> pile{{0, 2}, {1, 3}, {1.5, 4}, {3.5, 5}};
+    // counts: (0,1) 1, (1,1.5) 2, (1.5,2) 3, (2,3) 2, (3,3.5) 1, (3.5,4) 2, (4,5) 1
+    EXPECT_NEAR(quietest_position(pile, 1.8, 0.0, 5.0), 0.75, 1e-12);
+    EXPECT_NEAR(quietest_position(pile, 2.9, 0.0, 5.0), 3.125, 1e-12);
+    EXPECT_NEAR(quietest_position(pile, 4.6, 0.0, 5.0), 4.6, 1e-12);
+    // Nothing in the window: the target; an empty window: the target.
+    EXPECT_NEAR(quietest_position(pile, 5.5, 5.0, 7.0), 5.5, 1e-12);
+    EXPECT_EQ(quietest_position(pile, 2.0, 3.0, 3.0), 2.0);
+}
+
 TEST(Partition, JointGroupsJoinMovableBodiesThroughJointsOnly) {
     // Bodies 0..6; 3 is static. Chains 5-1-4 and 2-6 (given in any order), 0 jointed to the
     // world, 3 (static) jointed to both 0 and 2: a static body joins nothing.

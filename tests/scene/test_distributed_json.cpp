@@ -21,13 +21,14 @@ std::string with_distributed(const std::string& object) {
 TEST(DistributedJson, ReadsTheConsensusOptions) {
     const DistributedSpec d =
         parse_text(with_distributed(R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper",
-            "initial_planes": "even", "local_iterations": 0, "warm_start": false,
+            "initial_planes": "even", "plane_gaps": false, "local_iterations": 0, "warm_start": false,
             "warm_start_penalty": true, "local_islands": false, "anderson_window": 4,
             "initial_consensus": "start", "load_balance": {"dead_band": 0.2}})"))
             .distributed;
     EXPECT_EQ(d.adapt_rule, AdaptRule::Paper);
     EXPECT_EQ(d.width_rule, WidthRule::Paper);
     EXPECT_EQ(d.initial_planes, InitialPlanes::Even);
+    EXPECT_FALSE(d.plane_gaps);
     EXPECT_EQ(d.local_iterations, 0);
     EXPECT_FALSE(d.warm_start);
     EXPECT_TRUE(d.warm_start_penalty);
@@ -46,6 +47,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_EQ(def.adapt_rule, AdaptRule::Normalized);
     EXPECT_EQ(def.width_rule, WidthRule::Contact);
     EXPECT_EQ(def.initial_planes, InitialPlanes::Quantile);
+    EXPECT_TRUE(def.plane_gaps);
     EXPECT_EQ(def.local_iterations, 2);
     EXPECT_TRUE(def.warm_start);
     EXPECT_FALSE(def.warm_start_penalty);

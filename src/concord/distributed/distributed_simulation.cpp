@@ -130,7 +130,54 @@ Partition DistributedSimulation::starting_partition(const VecX& q,
         centres.push_back(wb.center());
     }
     if (centres.empty()) movable_box.lo = movable_box.hi = Vec3::Zero();
-    return initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
+    Partition p = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
+    seek_gaps(p, q, nullptr);
+    return p;
+}
+
+void DistributedSimulation::seek_gaps(Partition& p, const VecX& q,
+                                      const std::array<std::vector<double>, 3>* moved_from) const {
+    // With a fluid, a plane runs through water wherever it is, and moving it moves particles
+    // between cells: the balancer's placement stands.
+    if (!dspec_.plane_gaps || !model_.spec.fluids.empty()) return;
+    // Each movable body's extent along each axis, grown by half the overlap width of the next
+    // step (where a plane makes it shared, Partition::holders), and its centre (its cell).
+    std::array<std::vector<std::pair<double, double>>, 3> extents;
+    std::array<std::vector<double>, 3> centres;
+    const double w_half = 0.5 * overlap_width_for(model_.spec.time_step);
+    for (int b = 0; b < model_.num_bodies(); ++b) {
+        const auto i = static_cast<std::size_t>(b);
+        if (!model_.movable[i]) continue;
+        const Box3 box = world_box(model_.bodies[i], rest_bounds_[i], model_.body_coordinates(q, b));
+        for (std::size_t a = 0; a < 3; ++a) {
+            const auto k = static_cast<Eigen::Index>(a);
+            extents[a].emplace_back(box.lo[k] - w_half, box.hi[k] + w_half);
+            centres[a].push_back(0.5 * (box.lo[k] + box.hi[k]));
+        }
+    }
+    for (std::size_t a = 0; a < 3; ++a) {
+        auto& planes = p.planes[a];
+        for (std::size_t j = 0; j < planes.size(); ++j) {
+            // As far from its neighbours as the balancer keeps it.
+            double lo = j > 0 ? planes[j - 1] + w_min_ : -1e300;
+            double hi = j + 1 < planes.size() ? planes[j + 1] - w_min_ : 1e300;
+            if (!moved_from) {
+                // At the start: within half the smallest body's box diagonal.
+                lo = std::max(lo, planes[j] - 0.5 * w_min_);
+                hi = std::min(hi, planes[j] + 0.5 * w_min_);
+            } else if (j < (*moved_from)[a].size() && (*moved_from)[a][j] != planes[j]) {
+                continue;  // the balancer moves it: its moves stay its own
+            } else {
+                // Held still: between the body centres around it, so that no body changes
+                // cell and the balancer's loads stay what it sees.
+                for (double c : centres[a]) {
+                    if (c <= planes[j]) lo = std::max(lo, c);
+                    if (c > planes[j]) hi = std::min(hi, c);
+                }
+            }
+            planes[j] = quietest_position(extents[a], planes[j], lo, hi);
+        }
+    }
 }
 
 namespace {
@@ -685,7 +732,9 @@ const StepStats& DistributedSimulation::step() {
         stats_.status = ConvergenceStatus::Diverged;
         stats_.stop_reason = StopReason::MaxIterations;
     } else {
+        const std::array<std::vector<double>, 3> before = partition_.planes;
         balancer_->update(loads_, partition_, w_min_);
+        seek_gaps(partition_, current().q, &before);
     }
     // Stage 3: the fluid against the bodies where they ended; a step not taken takes the
     // fluid back too.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 namespace concord {
 
@@ -111,6 +113,43 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
         p.planes[static_cast<std::size_t>(a)] = std::move(planes);
     }
     return p;
+}
+
+double quietest_position(const std::vector<std::pair<double, double>>& extents, double target,
+                         double lo, double hi) {
+    if (!(lo < hi)) return target;
+    // Count at lo, and the points in (lo, hi) where the count changes.
+    int count = 0;
+    std::vector<std::pair<double, int>> events;
+    for (const auto& [a, b] : extents) {
+        if (b <= lo || a >= hi) continue;
+        if (a <= lo) {
+            ++count;
+        } else {
+            events.emplace_back(a, +1);
+        }
+        if (b < hi) events.emplace_back(b, -1);
+    }
+    std::sort(events.begin(), events.end());
+    events.emplace_back(hi, 0);
+    int best = std::numeric_limits<int>::max();
+    double best_distance = std::numeric_limits<double>::infinity(), best_lo = lo, best_hi = hi;
+    double from = lo;
+    for (const auto& [x, delta] : events) {
+        if (x > from) {  // the open stretch (from, x) has `count` extents across it
+            const double d = target < from ? from - target : target > x ? target - x : 0.0;
+            if (count < best || (count == best && d < best_distance)) {
+                best = count;
+                best_distance = d;
+                best_lo = from;
+                best_hi = x;
+            }
+            from = x;
+        }
+        count += delta;
+    }
+    const double margin = 0.25 * (best_hi - best_lo);
+    return std::clamp(target, best_lo + margin, best_hi - margin);
 }
 
 std::vector<int> joint_groups(const std::vector<JointSpec>& joints,

@@ -45,6 +45,15 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
 Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const Vec3& hi,
                             const std::vector<Vec3>& centres);
 
+/// Along one axis, where a plane near `target` makes the fewest bodies shared. The window
+/// [lo, hi] falls into stretches, each crossed by a number of the `extents` (each body's extent
+/// along the axis, grown by half the overlap width): among those crossed by the fewest, the
+/// one nearest the target. The answer is the target itself when it lies in that stretch at
+/// least a quarter of the stretch from its ends, otherwise the nearest point that does (a body
+/// moving a little then does not reach the plane at once).
+double quietest_position(const std::vector<std::pair<double, double>>& extents, double target,
+                         double lo, double hi);
+
 /// Bodies joined by joints are held and owned together, so that every joint lies whole in
 /// each local problem that has one of its bodies (a worker carries 1/k of a joint held by k
 /// workers, as of a contact): per body, the lowest index of its group, the movable bodies

@@ -143,7 +143,7 @@ void validate_distributed_spec(const DistributedSpec& d) {
 DistributedSpec parse_distributed_spec(const JsonNode& node) {
     node.expect_object({"workers", "axis", "grid", "alpha", "penalty", "beta", "adapt", "tau", "mu",
                         "clamp", "rescale_dual", "theta", "max_iterations", "load_balance",
-                        "adapt_rule", "width_rule", "initial_planes", "local_iterations",
+                        "adapt_rule", "width_rule", "initial_planes", "plane_gaps", "local_iterations",
                         "warm_start", "warm_start_penalty", "local_islands",
                         "anderson_window", "initial_consensus"});
     DistributedSpec d;
@@ -160,6 +160,7 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("initial_planes"))
         d.initial_planes = parse_choice<InitialPlanes>(
             *n, {{"quantile", InitialPlanes::Quantile}, {"even", InitialPlanes::Even}});
+    if (auto n = node.find("plane_gaps")) d.plane_gaps = n->boolean();
     if (auto n = node.find("penalty"))
         d.penalty = parse_choice<PenaltyRule>(*n, {{"mass", PenaltyRule::Mass},
                                                    {"fixed", PenaltyRule::Fixed},
@@ -225,6 +226,7 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
         {"alpha", d.alpha},
         {"width_rule", to_string(d.width_rule)},
         {"initial_planes", to_string(d.initial_planes)},
+        {"plane_gaps", d.plane_gaps},
         {"penalty", to_string(d.penalty)},
         {"beta", d.beta},
         {"adapt", d.adapt},

@@ -88,6 +88,13 @@ struct DistributedSpec {
     double alpha = 2.0;  ///< the swept-motion factor of the overlap width (WidthRule)
     WidthRule width_rule = WidthRule::Contact;
     InitialPlanes initial_planes = InitialPlanes::Quantile;
+    /// Planes move to where the fewest bodies (their boxes grown by half the overlap width)
+    /// cross them: a plane through a column of bodies makes every body of the column shared,
+    /// one in the gap beside it none (partition.hpp, quietest_position). At the start each
+    /// plane moves by at most half the smallest movable body's box diagonal; later a plane the
+    /// balancer leaves still moves only between the body centres around it (no body changes
+    /// cell). No effect with a fluid.
+    bool plane_gaps = true;
     PenaltyRule penalty = PenaltyRule::Mass;
     double beta = 1.0;
     bool adapt = true;  ///< residual-driven rho adaptation (Eq. 12)
