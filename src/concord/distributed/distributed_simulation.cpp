@@ -148,7 +148,8 @@ void DistributedSimulation::seek_gaps(Partition& p, const VecX& q,
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
         if (!model_.movable[i]) continue;
-        const Box3 box = world_box(model_.bodies[i], rest_bounds_[i], model_.body_coordinates(q, b));
+        const Box3 box =
+            world_box(model_.bodies[i], rest_bounds_[i], model_.body_coordinates(q, b));
         for (std::size_t a = 0; a < 3; ++a) {
             const auto k = static_cast<Eigen::Index>(a);
             extents[a].emplace_back(box.lo[k] - w_half, box.hi[k] + w_half);

@@ -143,8 +143,8 @@ void validate_distributed_spec(const DistributedSpec& d) {
 DistributedSpec parse_distributed_spec(const JsonNode& node) {
     node.expect_object({"workers", "axis", "grid", "alpha", "penalty", "beta", "adapt", "tau", "mu",
                         "clamp", "rescale_dual", "theta", "max_iterations", "load_balance",
-                        "adapt_rule", "width_rule", "initial_planes", "plane_gaps", "local_iterations",
-                        "warm_start", "warm_start_penalty", "local_islands",
+                        "adapt_rule", "width_rule", "initial_planes", "plane_gaps",
+                        "local_iterations", "warm_start", "warm_start_penalty", "local_islands",
                         "anderson_window", "initial_consensus"});
     DistributedSpec d;
     if (auto n = node.find("workers")) d.workers = n->integer(1, kMaxWorkers);
