@@ -267,7 +267,6 @@ class TraceFile {
                          {"iteration", iteration_++},
                          {"primal_residual", l.r},
                          {"dual_residual", l.s},
-                         {"rho", l.rho_mean},
                          {"step", l.step},
                          {"substep", l.substep},
                          {"round", l.round},
@@ -284,6 +283,10 @@ class TraceFile {
                          {"worker_dq", l.worker_dq},
                          {"decision", l.decision}};
         if (l.mse) j["mse"] = *l.mse;
+        // No penalty is in force in an iteration without shared bodies (every worker solved
+        // its own part): the format's rho is positive, so it is left out (rho_min and rho_max
+        // are 0 there).
+        if (l.rho_mean > 0) j["rho"] = l.rho_mean;
         out_ << j.dump() << "\n";
         out_.flush();
     }

@@ -35,6 +35,8 @@ for f in range(1, 5):
     its = [t["iteration"] for t in trace if t["frame"] == f]
     assert its == list(range(len(its))), its
 assert sum(t["decision"] == "converged" for t in trace) == 4
+# rho, where written, is positive (left out of an iteration without shared bodies).
+assert all(t["rho"] > 0 for t in trace if "rho" in t), trace
 # Each worker's share of every iteration: the slowest is the iteration's t_compute.
 for t in trace:
     assert len(t["worker_t_compute"]) == 2 and len(t["worker_newton_iterations"]) == 2, t
