@@ -159,17 +159,15 @@ void DistributedSimulation::seek_gaps(Partition& p, const VecX& q,
     for (std::size_t a = 0; a < 3; ++a) {
         auto& planes = p.planes[a];
         for (std::size_t j = 0; j < planes.size(); ++j) {
-            // As far from its neighbours as the balancer keeps it.
-            double lo = j > 0 ? planes[j - 1] + w_min_ : -1e300;
-            double hi = j + 1 < planes.size() ? planes[j + 1] - w_min_ : 1e300;
-            if (!moved_from) {
-                // At the start: within half the smallest body's box diagonal.
-                lo = std::max(lo, planes[j] - 0.5 * w_min_);
-                hi = std::min(hi, planes[j] + 0.5 * w_min_);
-            } else if (j < (*moved_from)[a].size() && (*moved_from)[a][j] != planes[j]) {
+            if (moved_from && j < (*moved_from)[a].size() && (*moved_from)[a][j] != planes[j])
                 continue;  // the balancer moves it: its moves stay its own
-            } else {
-                // Held still: between the body centres around it, so that no body changes
+            // Within half the smallest body's box diagonal, and as far from its neighbours as
+            // the balancer keeps it.
+            double lo = planes[j] - 0.5 * w_min_, hi = planes[j] + 0.5 * w_min_;
+            if (j > 0) lo = std::max(lo, planes[j - 1] + w_min_);
+            if (j + 1 < planes.size()) hi = std::min(hi, planes[j + 1] - w_min_);
+            if (moved_from) {
+                // Held still: also between the body centres around it, so that no body changes
                 // cell and the balancer's loads stay what it sees.
                 for (double c : centres[a]) {
                     if (c <= planes[j]) lo = std::max(lo, c);
