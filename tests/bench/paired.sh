@@ -4,22 +4,15 @@
 # exact to rounding); the summary's sums and ratio are those of the steps it lists; bad
 # arguments are a usage message with exit code 2.
 set -uo pipefail
+source "$2/tests/cli/data/checks.sh" "$@"
 bench="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
 
 # The fluid CLI test's scene: a tank of water with a cork box.
 scene="$src/tests/cli/data/fluid_cork.json"
 
 "$bench" "$scene" 2 4 --skip 1 >"$tmp/out.jsonl" 2>"$tmp/err.log" ||
     fail "bench_paired: $(tail -3 "$tmp/err.log")"
-python3 - "$tmp/out.jsonl" <<'PY' || fail "output"
+if python3 - "$tmp/out.jsonl" <<'PY'; then ok "steps and summary"; else fail "steps and summary"; fi
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert len(rows) == 5, rows
@@ -44,4 +37,4 @@ done
 "$bench" "$tmp/missing.json" 2 4 >/dev/null 2>"$tmp/err.log"
 [ $? -eq 1 ] || fail "a missing scene: expected exit 1"
 grep -q "bench_paired: " "$tmp/err.log" || fail "a missing scene: no message"
-echo "bench_paired: OK"
+finish

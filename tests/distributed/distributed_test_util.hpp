@@ -39,6 +39,16 @@ inline SceneSpec bridge_scene() {
     return s;
 }
 
+/// An empty scene over a frictionless ground plane, h = 0.01 s.
+inline SceneSpec frictionless_ground(const std::string& name) {
+    SceneSpec s;
+    s.name = name;
+    s.time_step = 0.01;
+    s.contact.friction = 0.0;
+    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
+    return s;
+}
+
 /// A table top (5 x 0.5 x 5 m) on four 1 m legs standing on the ground, every gap half of dhat.
 inline SceneSpec table_scene() {
     SceneSpec s;

@@ -288,20 +288,6 @@ TEST(DistributedStep, ConsensusStartedAtTheStepStartTakesOneIterationAtRest) {
     }
 }
 
-namespace {
-
-// An empty scene over a frictionless ground plane, h = 0.01 s.
-SceneSpec frictionless_ground(const std::string& name) {
-    SceneSpec s;
-    s.name = name;
-    s.time_step = 0.01;
-    s.contact.friction = 0.0;
-    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
-    return s;
-}
-
-}  // namespace
-
 // Why "start" is not the default (and "resting" starts a moving body from q~): ADMM stops a few
 // theta h l short of the consensus, on the side of z^1, so a shared body that moves is held back
 // towards where it was. A box sliding freely at 2 m/s across the plane keeps its speed from q~

@@ -34,12 +34,8 @@ double owned_mass(const StepStats& st, int movable_bodies) {
 // over 150 steps they all migrate from worker 0's side to worker 1's, none is lost or counted
 // twice, the total mass stays, and the motion is the analytic x = x0 + v t.
 TEST(DistributedScenes, BodiesMigrateAcrossAPlaneWithoutLossOrDuplication) {
-    SceneSpec s;
-    s.name = "slide";
-    s.time_step = 0.01;
-    s.contact.friction = 0.0;
+    SceneSpec s = frictionless_ground("slide");
     const double gap = 0.5e-3;
-    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
     for (int i = 0; i < 3; ++i) {
         BodySpec b = box("b" + std::to_string(i), Vec3(-3.0 + 1.5 * i, 0.5 + gap, 0));
         b.velocity = Vec3(2.0, 0, 0);
@@ -150,12 +146,8 @@ TEST(DistributedScenes, LoadBalancingMovesThePlaneTowardsTheBusyWorker) {
 // starts in a 0.2 m gap beside them (at least a quarter of the gap in from a box) and nothing
 // is shared; at rest it stays there.
 TEST(DistributedScenes, APlaneSettlesInTheGapBesideAColumnOfBodies) {
-    SceneSpec s;
-    s.name = "rows";
-    s.time_step = 0.01;
-    s.contact.friction = 0.0;
+    SceneSpec s = frictionless_ground("rows");
     const double gap = 0.5e-3;
-    s.planes = {PlaneSpec{Vec3::Zero(), Vec3::UnitY(), std::nullopt}};
     for (int i = -2; i <= 2; ++i)
         for (int k = 0; k < 2; ++k)
             s.bodies.push_back(box("b" + std::to_string(i + 2) + std::to_string(k),
