@@ -93,10 +93,12 @@ TEST(DistributedScenes, ABodySharedByFourWorkersConverges) {
         const WorldModel model = build_world_model(s);
         VecX q_tilde = q0;
         for (int b = 0; b < model.num_bodies(); ++b)
-            q_tilde.segment<12>(12 * b) += s.time_step * s.time_step *
-                                           model.initial_external_acceleration[static_cast<std::size_t>(b)];
+            q_tilde.segment<12>(12 * b) +=
+                s.time_step * s.time_step *
+                model.initial_external_acceleration[static_cast<std::size_t>(b)];
         StepSystem whole(model, {0, 1, 2, 3, 4});
-        whole.prepare(StepInput{q0, q_tilde, q0, s.time_step}, single.last_stats().barrier_stiffness);
+        whole.prepare(StepInput{q0, q_tilde, q0, s.time_step},
+                      single.last_stats().barrier_stiffness);
         const double e_single = whole.objective(state_of(single));
         const double e_dist = whole.objective(state_of(dw));
         EXPECT_LE(e_dist, e_single + 1e-9 * std::abs(e_single));
@@ -104,8 +106,9 @@ TEST(DistributedScenes, ABodySharedByFourWorkersConverges) {
 }
 
 // Five boxes on the left of the plane, one on the right: worker 0 does most of the work, and
-// the PD controller moves the plane towards it until the loads come closer; with the planes
-// seeking gaps as well (the balancer's moves stay its own).
+// the balancer moves the plane towards it until the loads come closer: the PD controller
+// (without and with the planes seeking gaps; the controller's moves stay its own), and the
+// gap moves, which never leave the plane across a box.
 TEST(DistributedScenes, LoadBalancingMovesThePlaneTowardsTheBusyWorker) {
     SceneSpec s;
     s.name = "unbalanced";
@@ -116,9 +119,14 @@ TEST(DistributedScenes, LoadBalancingMovesThePlaneTowardsTheBusyWorker) {
         s.bodies.push_back(box("l" + std::to_string(i), Vec3(-9.0 + 1.6 * i, 0.5 + gap, 0)));
     s.bodies.push_back(box("r", Vec3(3.0, 0.5 + gap, 0)));
     s.solver.convergence_mode = ConvergenceMode::StepNorm;
-    for (bool gaps : {false, true}) {
+    for (auto [gaps, moves] :
+         {std::pair{false, PlaneMoves::Controller}, std::pair{true, PlaneMoves::Controller},
+          std::pair{true, PlaneMoves::Gaps}}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "gaps " << gaps << ", gap moves " << (moves == PlaneMoves::Gaps));
         SceneSpec d = with_workers(s, 2, 1e-3);
         d.distributed.load_balance.enabled = true;
+        d.distributed.load_balance.moves = moves;
         d.distributed.initial_planes = InitialPlanes::Even;  // the plane starts unbalanced
         d.distributed.plane_gaps = gaps;
         DistributedWorld dw(d);
@@ -128,13 +136,25 @@ TEST(DistributedScenes, LoadBalancingMovesThePlaneTowardsTheBusyWorker) {
                          b = st.distributed->per_worker[1].load;
             return (a - b) / (a + b);
         };
-        const double first = imbalance(dw.step());
-        EXPECT_GT(first, 0.2) << "gaps " << gaps;  // worker 0 is the busy one
+        int shared = 0;
+        auto step = [&] {
+            const StepStats& st = dw.step();
+            for (const auto& w : st.distributed->per_worker) shared += w.shared;
+            return imbalance(st);
+        };
+        const double first = step();
+        EXPECT_GT(first, 0.2);  // worker 0 is the busy one
         double last = first;
-        for (int k = 0; k < 40; ++k) last = imbalance(dw.step());
+        for (int k = 0; k < 40; ++k) last = step();
         // moved towards worker 0's side
-        EXPECT_LT(dw.partition().planes[0][0], p0 - 1.0) << "gaps " << gaps;
-        EXPECT_LT(std::abs(last), 0.5 * first) << "gaps " << gaps;
+        EXPECT_LT(dw.partition().planes[0][0], p0 - 1.0);
+        EXPECT_LT(std::abs(last), 0.5 * first);
+        if (moves == PlaneMoves::Gaps) {
+            EXPECT_EQ(shared, 0);             // from gap to gap: no box ever shared
+            EXPECT_LT(std::abs(last), 0.05);  // three boxes a side
+        } else if (gaps) {
+            EXPECT_GT(shared, 0);  // the controller's moves cross boxes
+        }
         const auto& planes = dw.last_stats().distributed->planes;
         ASSERT_EQ(planes[0].size(), 1u);
         EXPECT_EQ(planes[0][0], dw.partition().planes[0][0]);
@@ -198,8 +218,8 @@ TEST(DistributedScenes, RunsAreDeterministic) {
 // Every body can be shared (issue 15, item 9): reduced elastic bodies agree on their frame and
 // modes together, and the bodies of a joint are held together, each holder carrying its share
 // of the joint. Three example scenes on 2 workers against the single machine, step by step:
-// elastic-beams (an elastic beam falls on an elastic cantilever across the plane), four-bar (an elastic
-// coupler in a closed chain of four revolute joints: the whole chain is one group, held by
+// elastic-beams (an elastic beam falls on an elastic cantilever across the plane), four-bar (an
+// elastic coupler in a closed chain of four revolute joints: the whole chain is one group, held by
 // both workers) and gripper (two elastic pads, each fixed to a kinematic carrier, grip a
 // sphere by friction; the sphere is shared). Both solve to a tight step tolerance so that
 // the difference measures the consensus.
@@ -209,8 +229,8 @@ TEST(DistributedScenes, ElasticBodiesAndJointsAgreeWithTheSingleMachine) {
         int steps;
     };
     for (const Case c : {Case{"elastic-beams", 12}, Case{"four-bar", 12}, Case{"gripper", 12}}) {
-        SceneSpec s = load_scene_file(std::string(CONCORD_SOURCE_DIR) + "/scenes/" + c.scene +
-                                      ".json");
+        SceneSpec s =
+            load_scene_file(std::string(CONCORD_SOURCE_DIR) + "/scenes/" + c.scene + ".json");
         s.solver.step_tol = 1e-7;
         // elastic-beams: the upper beam starts 2 mm above the cantilever (not 0.2 m), so that it
         // lands on it in the first steps, on one worker's side of the plane: the cantilever's
@@ -254,7 +274,8 @@ TEST(DistributedScenes, ElasticBodiesAndJointsAgreeWithTheSingleMachine) {
         // As for the rigid bridge (test_admm.cpp): within a few hundred theta of the single
         // machine, the consensus stopping a few theta h l short in every step.
         EXPECT_LT(worst, 1000 * theta) << c.scene;
-        RecordProperty(std::string(c.scene) + "_difference_over_theta", std::to_string(worst / theta));
+        RecordProperty(std::string(c.scene) + "_difference_over_theta",
+                       std::to_string(worst / theta));
     }
 }
 

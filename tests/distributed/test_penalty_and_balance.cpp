@@ -1,4 +1,5 @@
-// Penalty rules (initial rho, Eq. 12 adaptation, dual rescaling) and the PD load balancer.
+// Penalty rules (initial rho, Eq. 12 adaptation, dual rescaling) and the load balancer (PD
+// controller and gap moves).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,7 +23,7 @@ TEST(Penalty, AdaptsByResidualBalanceWithinTheClamp) {
     DistributedSpec d;  // tau 2, mu 5, clamp [1e-3, 1e3], rescale on
     PenaltyUpdate up = adapt_penalty(d, 4.0, 4.0, 6.0, 1.0);  // r > mu s: stiffen
     EXPECT_DOUBLE_EQ(up.rho, 8.0);
-    EXPECT_DOUBLE_EQ(up.u_scale, 0.5);  // rho u unchanged: u * 4 / 8
+    EXPECT_DOUBLE_EQ(up.u_scale, 0.5);          // rho u unchanged: u * 4 / 8
     up = adapt_penalty(d, 4.0, 4.0, 1.0, 6.0);  // s > mu r: soften
     EXPECT_DOUBLE_EQ(up.rho, 2.0);
     EXPECT_DOUBLE_EQ(up.u_scale, 2.0);
@@ -112,7 +113,7 @@ TEST(LoadBalancer, MovesThePlaneTowardsTheSlowerWorkerAndSettles) {
     // Worker 0 three times slower: T = (3 - 1) / (3 + 1) = 0.5, dp = l kp T = 0.5.
     lb.update({3.0, 1.0}, p, 0.1);
     EXPECT_DOUBLE_EQ(p.planes[0][0], -0.5);  // cell 0 shrinks
-    lb.update({1.0, 1.0}, p, 0.1);  // balanced: stays
+    lb.update({1.0, 1.0}, p, 0.1);           // balanced: stays
     EXPECT_DOUBLE_EQ(p.planes[0][0], -0.5);
     lb.update({1.0, 3.0}, p, 0.1);
     EXPECT_DOUBLE_EQ(p.planes[0][0], 0.0);
@@ -149,4 +150,89 @@ TEST(LoadBalancer, KeepsPlanesOrderedAndCanBeOff) {
     Partition q = p;
     off.update({5.0, 1.0, 1.0}, q, 0.25);
     EXPECT_EQ(q.planes[0], p.planes[0]);
+}
+
+namespace {
+
+// Columns of bodies along x with centres at k + 0.5 (k = -4 ... 3) and extents 0.9 wide: gaps
+// of 0.1 around every integer x.
+BodyLayout columns() {
+    BodyLayout b;
+    for (int k = -4; k < 4; ++k) {
+        const double c = k + 0.5;
+        b.extents[0].emplace_back(c - 0.45, c + 0.45);
+        b.centres[0].push_back(c);
+        for (std::size_t a : {1u, 2u}) {
+            b.extents[a].emplace_back(-0.45, 0.45);
+            b.centres[a].push_back(0.0);
+        }
+    }
+    return b;
+}
+
+bool in_a_gap(double x) {
+    return std::abs(x - std::round(x)) < 0.05;
+}
+
+}  // namespace
+
+// With the bodies' layout the plane jumps past the slower side's nearest column into the gap
+// beyond it, in one step, when that column's load narrows the difference; it never rests on a
+// column (where the column would be shared).
+TEST(LoadBalancer, MovesThePlaneFromGapToGap) {
+    const BodyLayout bodies = columns();
+    LoadBalancer lb(proportional(0.05), 10.0);
+    Partition p = two_slabs();  // at x = 0: four columns on each side
+    // Worker 0 twice as slow: 2 per column against 1; moving one column hands over 2 of the
+    // difference 4, and the plane goes to the gap at x = -1.
+    lb.update({8.0, 4.0}, p, 0.1, &bodies);
+    EXPECT_TRUE(in_a_gap(p.planes[0][0]));
+    EXPECT_NEAR(p.planes[0][0], -1.0, 0.05);
+    // The smoothed loads took the column along: the same loads again are a balance of 6 to 6
+    // (one column of 2 more would turn it round), so the plane holds.
+    EXPECT_DOUBLE_EQ(lb.smoothed()[0], 6.0);
+    EXPECT_DOUBLE_EQ(lb.smoothed()[1], 6.0);
+    lb.update({6.0, 6.0}, p, 0.1, &bodies);
+    EXPECT_NEAR(p.planes[0][0], -1.0, 0.05);
+    // The other way round it comes back, one gap a step.
+    LoadBalancer back(proportional(0.05), 10.0);
+    back.update({2.0, 6.0}, p, 0.1, &bodies);  // 6 over five columns: 1.2 of the difference 4
+    EXPECT_NEAR(p.planes[0][0], 0.0, 0.05);
+    EXPECT_TRUE(in_a_gap(p.planes[0][0]));
+}
+
+// A column that carries more than half the difference would turn the imbalance round: the
+// plane holds although |T| is beyond the dead band (the PD controller would move it into the
+// column).
+TEST(LoadBalancer, HoldsWhenTheNextColumnWouldTurnTheImbalanceRound) {
+    const BodyLayout bodies = columns();
+    LoadBalancer lb(proportional(0.05), 10.0);
+    Partition p = two_slabs();
+    lb.update({5.0, 4.0}, p, 0.1, &bodies);  // T = 0.11; a column of 1.25 against d = 1
+    EXPECT_EQ(p.planes[0][0], 0.0);
+    LoadBalancer pd(proportional(0.05), 10.0);
+    Partition q = two_slabs();
+    pd.update({5.0, 4.0}, q, 0.1);
+    EXPECT_NEAR(q.planes[0][0], -1.0 / 9.0, 1e-12);  // l kp T: into the column at x = -0.5
+    EXPECT_FALSE(in_a_gap(q.planes[0][0]));
+}
+
+// Gap moves keep the planes ordered at least min_gap apart, and hold a plane with no body of
+// the slower side to hand over.
+TEST(LoadBalancer, GapMovesKeepTheirNeighboursAndNeedBodies) {
+    const BodyLayout bodies = columns();
+    LoadBalancer lb(proportional(0.05), 10.0);
+    Partition p;
+    p.cells = {3, 1, 1};
+    p.planes[0] = {-1.0, 0.0};  // the middle cell holds one column, at x = -0.5
+    // The middle worker is slowest: plane 0 would move up past x = -0.5, but then it would
+    // come within min_gap of plane 1; plane 1 moves down likewise. Both hold.
+    lb.update({1.0, 10.0, 1.0}, p, 0.5, &bodies);
+    EXPECT_EQ(p.planes[0][0], -1.0);
+    EXPECT_EQ(p.planes[0][1], 0.0);
+    BodyLayout none;
+    LoadBalancer empty(proportional(0.05), 10.0);
+    Partition q = two_slabs();
+    empty.update({8.0, 1.0}, q, 0.1, &none);
+    EXPECT_EQ(q.planes[0][0], 0.0);
 }

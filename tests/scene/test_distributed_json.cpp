@@ -23,7 +23,8 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
         parse_text(with_distributed(R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper",
             "initial_planes": "even", "plane_gaps": false, "local_iterations": 0, "warm_start": false,
             "warm_start_penalty": true, "local_islands": false, "anderson_window": 4,
-            "initial_consensus": "start", "load_balance": {"dead_band": 0.2}})"))
+            "initial_consensus": "start",
+            "load_balance": {"dead_band": 0.2, "moves": "controller"}})"))
             .distributed;
     EXPECT_EQ(d.adapt_rule, AdaptRule::Paper);
     EXPECT_EQ(d.width_rule, WidthRule::Paper);
@@ -36,6 +37,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_EQ(d.anderson_window, 4);
     EXPECT_EQ(d.initial_consensus, InitialConsensus::Start);
     EXPECT_DOUBLE_EQ(d.load_balance.dead_band, 0.2);
+    EXPECT_EQ(d.load_balance.moves, PlaneMoves::Controller);
     EXPECT_EQ(parse_text(with_distributed(R"({"initial_consensus": "resting"})"))
                   .distributed.initial_consensus,
               InitialConsensus::Resting);
@@ -57,6 +59,8 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     EXPECT_EQ(def.initial_consensus, InitialConsensus::Resting);
     // planes that chase the work count's noise cost ADMM iterations (docs/benchmarks.md)
     EXPECT_DOUBLE_EQ(def.load_balance.dead_band, 0.05);
+    // a plane crossing a column bit by bit shares it all the while (docs/benchmarks.md)
+    EXPECT_EQ(def.load_balance.moves, PlaneMoves::Gaps);
     // Every key survives the round trip.
     DistributedSpec all = d;
     all.adapt_rule = AdaptRule::Spectral;
@@ -67,8 +71,10 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
 TEST(DistributedJson, BadValuesNameTheKey) {
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"adapt_rule": "boyd"})")),
                          "distributed.adapt_rule: expected one of normalized, paper, spectral"));
-    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"width_rule": 3})")),
-                         "distributed.width_rule"));
+    EXPECT_TRUE(
+        contains(parse_error(with_distributed(R"({"width_rule": 3})")), "distributed.width_rule"));
+    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"load_balance": {"moves": "jump"}})")),
+                         "distributed.load_balance.moves: expected one of gaps, controller"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_planes": "random"})")),
                          "distributed.initial_planes: expected one of quantile, even"));
     EXPECT_TRUE(

@@ -131,19 +131,14 @@ Partition DistributedSimulation::starting_partition(const VecX& q,
     }
     if (centres.empty()) movable_box.lo = movable_box.hi = Vec3::Zero();
     Partition p = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
-    seek_gaps(p, q, nullptr);
+    if (planes_in_gaps()) seek_gaps(p, body_layout(q), nullptr);
     return p;
 }
 
-void DistributedSimulation::seek_gaps(Partition& p, const VecX& q,
-                                      const std::array<std::vector<double>, 3>* moved_from) const {
-    // With a fluid, a plane runs through water wherever it is, and moving it moves particles
-    // between cells: the balancer's placement stands.
-    if (!dspec_.plane_gaps || !model_.spec.fluids.empty()) return;
+BodyLayout DistributedSimulation::body_layout(const VecX& q) const {
     // Each movable body's extent along each axis, grown by half the overlap width of the next
     // step (where a plane makes it shared, Partition::holders), and its centre (its cell).
-    std::array<std::vector<std::pair<double, double>>, 3> extents;
-    std::array<std::vector<double>, 3> centres;
+    BodyLayout layout;
     const double w_half = 0.5 * overlap_width_for(model_.spec.time_step);
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
@@ -152,10 +147,23 @@ void DistributedSimulation::seek_gaps(Partition& p, const VecX& q,
             world_box(model_.bodies[i], rest_bounds_[i], model_.body_coordinates(q, b));
         for (std::size_t a = 0; a < 3; ++a) {
             const auto k = static_cast<Eigen::Index>(a);
-            extents[a].emplace_back(box.lo[k] - w_half, box.hi[k] + w_half);
-            centres[a].push_back(0.5 * (box.lo[k] + box.hi[k]));
+            layout.extents[a].emplace_back(box.lo[k] - w_half, box.hi[k] + w_half);
+            layout.centres[a].push_back(0.5 * (box.lo[k] + box.hi[k]));
         }
     }
+    return layout;
+}
+
+bool DistributedSimulation::planes_in_gaps() const {
+    // With a fluid, a plane runs through water wherever it is, and moving it moves particles
+    // between cells: the balancer's placement stands.
+    return dspec_.plane_gaps && model_.spec.fluids.empty();
+}
+
+void DistributedSimulation::seek_gaps(Partition& p, const BodyLayout& bodies,
+                                      const std::array<std::vector<double>, 3>* moved_from) const {
+    const auto& extents = bodies.extents;
+    const auto& centres = bodies.centres;
     for (std::size_t a = 0; a < 3; ++a) {
         auto& planes = p.planes[a];
         for (std::size_t j = 0; j < planes.size(); ++j) {
@@ -731,9 +739,15 @@ const StepStats& DistributedSimulation::step() {
         stats_.status = ConvergenceStatus::Diverged;
         stats_.stop_reason = StopReason::MaxIterations;
     } else {
-        const std::array<std::vector<double>, 3> before = partition_.planes;
-        balancer_->update(loads_, partition_, w_min_);
-        seek_gaps(partition_, current().q, &before);
+        if (planes_in_gaps()) {
+            const BodyLayout bodies = body_layout(current().q);
+            const std::array<std::vector<double>, 3> before = partition_.planes;
+            const bool by_gaps = dspec_.load_balance.moves == PlaneMoves::Gaps;
+            balancer_->update(loads_, partition_, w_min_, by_gaps ? &bodies : nullptr);
+            seek_gaps(partition_, bodies, &before);
+        } else {
+            balancer_->update(loads_, partition_, w_min_);
+        }
     }
     // Stage 3: the fluid against the bodies where they ended; a step not taken takes the
     // fluid back too.

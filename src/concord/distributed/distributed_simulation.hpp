@@ -122,11 +122,15 @@ class DistributedSimulation final : private SubstepSolver {
     /// Planes as at a start (spec().distributed.initial_planes), over the movable bodies at q
     /// and the fluid's particles at `fluid`.
     Partition starting_partition(const VecX& q, const std::vector<Vec3>& fluid) const;
-    /// With spec().distributed.plane_gaps, planes of p move to the quietest position near them
-    /// (partition.hpp) for the movable bodies at q: all of them within half the smallest body's
-    /// box diagonal when `moved_from` is null (a start); otherwise those the balancer left
-    /// where they were in `moved_from`, between the body centres around them.
-    void seek_gaps(Partition& p, const VecX& q,
+    /// Where the movable bodies lie at q (their boxes grown by half the overlap width).
+    BodyLayout body_layout(const VecX& q) const;
+    /// spec().distributed.plane_gaps, and no fluid (a plane in water has no gap to find).
+    bool planes_in_gaps() const;
+    /// Planes of p move to the quietest position near them (partition.hpp) for `bodies`: all
+    /// of them within half the smallest body's box diagonal when `moved_from` is null (a
+    /// start); otherwise those the balancer left where they were in `moved_from`, between the
+    /// body centres around them.
+    void seek_gaps(Partition& p, const BodyLayout& bodies,
                    const std::array<std::vector<double>, 3>* moved_from) const;
     double overlap_width_for(double h) const;
     bool partition_missed_a_pair(const VecX& x_end,

@@ -6,6 +6,14 @@
 // shrinks and hands work over (the paper writes p += dp n with n pointing into the faster
 // side). Loads are exponentially smoothed per worker; with a grid, a slab's load is the sum
 // over its workers. l is the scene scale, so the gains are scale free.
+//
+// Given where the bodies lie (BodyLayout), a plane moves from gap to gap instead: when its
+// imbalance leaves the dead band, it jumps past the nearest bodies of the slower side to the
+// quietest position beyond them (quietest_position), and only when the load it hands over
+// (those bodies, at the slower slab's load per body) narrows the difference between the two
+// slabs; otherwise it holds. A plane crossing a column of bodies bit by bit makes the whole
+// column shared for every step of the crossing; one that jumps never does, and one that
+// would overshoot (a column carrying more than the difference) does not oscillate.
 #pragma once
 
 #include <array>
@@ -22,8 +30,10 @@ class LoadBalancer {
     LoadBalancer(LoadBalanceSpec spec, double scene_scale) : spec_(spec), scale_(scene_scale) {}
 
     /// Feeds one step's per-worker loads and moves the planes of `p`. Planes keep an order
-    /// with at least `min_gap` between neighbours.
-    void update(const std::vector<double>& loads, Partition& p, double min_gap);
+    /// with at least `min_gap` between neighbours. With `bodies`, planes move from gap to gap
+    /// (above); without, by the PD controller.
+    void update(const std::vector<double>& loads, Partition& p, double min_gap,
+                const BodyLayout* bodies = nullptr);
     const std::vector<double>& smoothed() const { return smoothed_; }
 
     /// What the controller carries between steps (a checkpoint holds it): the smoothed loads and

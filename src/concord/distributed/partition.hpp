@@ -54,6 +54,13 @@ Partition initial_partition(const DistributedSpec& spec, const Vec3& lo, const V
 double quietest_position(const std::vector<std::pair<double, double>>& extents, double target,
                          double lo, double hi);
 
+/// Where the movable bodies lie along each axis: per body, its extent (its box grown by half
+/// the overlap width: where a plane makes it shared) and its centre (which cell owns it).
+struct BodyLayout {
+    std::array<std::vector<std::pair<double, double>>, 3> extents;
+    std::array<std::vector<double>, 3> centres;
+};
+
 /// Bodies joined by joints are held and owned together, so that every joint lies whole in
 /// each local problem that has one of its bodies (a worker carries 1/k of a joint held by k
 /// workers, as of a contact): per body, the lowest index of its group, the movable bodies

@@ -50,6 +50,10 @@ const char* to_string(LoadMeasure m) {
     return m == LoadMeasure::Time ? "time" : "work";
 }
 
+const char* to_string(PlaneMoves m) {
+    return m == PlaneMoves::Controller ? "controller" : "gaps";
+}
+
 const char* to_string(AdaptRule r) {
     switch (r) {
         case AdaptRule::Normalized: return "normalized";
@@ -193,7 +197,7 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("anderson_window"))
         d.anderson_window = n->integer(0, kMaxAndersonWindow);
     if (auto lbn = node.find("load_balance")) {
-        lbn->expect_object({"enabled", "kp", "kd", "smoothing", "dead_band", "measure"});
+        lbn->expect_object({"enabled", "kp", "kd", "smoothing", "dead_band", "measure", "moves"});
         LoadBalanceSpec& lb = d.load_balance;
         if (auto n = lbn->find("enabled")) lb.enabled = n->boolean();
         if (auto n = lbn->find("kp")) lb.kp = n->non_negative_number();
@@ -203,6 +207,9 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
         if (auto n = lbn->find("measure"))
             lb.measure = parse_choice<LoadMeasure>(
                 *n, {{"work", LoadMeasure::Work}, {"time", LoadMeasure::Time}});
+        if (auto n = lbn->find("moves"))
+            lb.moves = parse_choice<PlaneMoves>(
+                *n, {{"gaps", PlaneMoves::Gaps}, {"controller", PlaneMoves::Controller}});
     }
     if (auto p = check(d)) {
         // Name the offending key where the file has it, else the object itself.
@@ -249,7 +256,8 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
           {"kd", d.load_balance.kd},
           {"smoothing", d.load_balance.smoothing},
           {"dead_band", d.load_balance.dead_band},
-          {"measure", to_string(d.load_balance.measure)}}},
+          {"measure", to_string(d.load_balance.measure)},
+          {"moves", to_string(d.load_balance.moves)}}},
     };
     if (d.uses_grid()) {
         j["grid"] = {d.grid[0], d.grid[1], d.grid[2]};

@@ -65,16 +65,27 @@ enum class InitialConsensus {
     Resting,
 };
 
+/// How a plane the load balancer moves travels.
+enum class PlaneMoves {
+    /// From gap to gap (with DistributedSpec::plane_gaps and no fluid; otherwise as
+    /// Controller): past the nearest bodies of the slower side to the quietest position beyond
+    /// them, and only when the load those bodies carry narrows the imbalance without turning
+    /// it round (load_balancer.hpp).
+    Gaps,
+    Controller,  ///< by the PD controller's l (K_P T + K_D (T - T_prev)) every step (Eq. 13-14)
+};
+
 struct LoadBalanceSpec {
     bool enabled = true;
-    double kp = 0.05;         ///< proportional gain, in units of the scene scale l per unit imbalance
-    double kd = 0.02;         ///< derivative gain, same units
-    double smoothing = 0.3;   ///< weight of the newest frame in the exponential average of the load
+    double kp = 0.05;  ///< proportional gain, in units of the scene scale l per unit imbalance
+    double kd = 0.02;  ///< derivative gain, same units
+    double smoothing = 0.3;  ///< weight of the newest frame in the exponential average of the load
     /// A plane holds still while its imbalance |T| (T = (t_a - t_b) / (t_a + t_b), smoothed
     /// loads) is at most this: every move changes which bodies are shared, and a body that
     /// becomes shared starts its consensus cold (docs/distributed.md, "Load balancing").
     double dead_band = 0.05;
     LoadMeasure measure = LoadMeasure::Work;
+    PlaneMoves moves = PlaneMoves::Gaps;
 
     bool operator==(const LoadBalanceSpec&) const = default;
 };
