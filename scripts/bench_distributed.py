@@ -13,6 +13,7 @@ per subcommand. The numbers in docs/benchmarks.md ("Distributed solver") come fr
     scripts/bench_distributed.py --concord $C --work /tmp/bench-s4000 --timeout 36000 scaling --scene bench/scenes/spheres-4000.json --frames 30
     scripts/bench_distributed.py --concord $C mpi                   # mpirun -np 2 vs -np 3
     scripts/bench_distributed.py paired --scene bench/scenes/spheres-4000.json   # speed-ups in pairs (bench_paired)
+    scripts/bench_distributed.py paired --layouts grid4x1x2 --repeat 1 --seeds 21,22,23,24,25,26   # per trajectory
     scripts/bench_distributed.py paired --scene bench/scenes/dam-break-100k.json --frames 20 --layouts 2,4
 
 Every run writes into --work (one directory per run, plus the variant scene and the log), so a
@@ -43,6 +44,7 @@ import concurrent.futures
 import copy
 import hashlib
 import json
+import math
 import os
 import re
 import shlex
@@ -81,11 +83,20 @@ def deep_merge(dst, src):
 EXTRA = {}  # --extra: JSON object merged into every variant scene
 
 
-def write_variant(base, name, work, density=None, distributed=None, drop_distributed=False):
+def write_variant(base, name, work, density=None, distributed=None, drop_distributed=False,
+                  jitter_seed=None):
     with open(base) as f:
         scene = json.load(f)
     absolutise_files(scene, os.path.dirname(os.path.abspath(base)))
     deep_merge(scene, copy.deepcopy(EXTRA))
+    if jitter_seed is not None:
+        # Another trajectory of the same scene: every jittered array draws from this seed.
+        jittered = [b["array"]["jitter"] for b in scene["bodies"]
+                    if isinstance(b.get("array"), dict) and "jitter" in b["array"]]
+        if not jittered:
+            raise SystemExit("--seeds: %s has no jittered body array" % base)
+        for j in jittered:
+            j["seed"] = jitter_seed
     if density is not None:
         # Every dynamic body's material gets the density; static bodies' mass plays no role.
         used = {b.get("material") for b in scene["bodies"] if b.get("motion", "dynamic") == "dynamic"}
@@ -606,7 +617,10 @@ def cmd_paired(args):
     single machine and the workers of a layout one time step each in turn, on one CPU with one
     thread, so that the drift of a shared machine between two separate runs does not enter the
     ratio. Per layout --repeat runs; per run the ratio of the single machine's summed t_frame to
-    the summed t_parallel over the steps of frames --dense-from..end, and the median."""
+    the summed t_parallel over the steps of frames --dense-from..end, and the median. With
+    --seeds, the same per jitter seed of the scene's body arrays (each seed another trajectory
+    of the same scene; a pile's impact frames are chaotic, so one trajectory says little about
+    a change), and the geometric mean over the seeds."""
     with open(args.scene) as f:
         scene = json.load(f)
     frames = args.frames if args.frames else scene.get("frames", 100)
@@ -614,16 +628,17 @@ def cmd_paired(args):
     steps = frames * per_frame
     first_step = (args.dense_from - 1) * per_frame + 1
     layouts = [l for l in scaling_layouts(args.layouts, gravity_axis(args.scene)) if l["kind"] == "dist"]
-    print("Scene %s, %d frames (%d steps), averages over frames %d-%d; --threads %d%s; %d runs per layout "
+    seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else None
+    print("Scene %s, %d frames (%d steps), averages over frames %d-%d; --threads %d%s; %d runs per %s "
           "(`bench_paired`: the single machine and the workers one step each in turn)\n"
           % (os.path.relpath(args.scene, ROOT), frames, steps, args.dense_from, frames, args.threads,
-             ", the process on one CPU" if args.threads == 1 and not args.no_pin else "", args.repeat))
-    print("| workers | single machine t_frame (s/frame) | t_parallel (s/frame) | speed-up per run | median | iterations per step (single, distributed) |")
-    print("|---|---|---|---|---|---|")
+             ", the process on one CPU" if args.threads == 1 and not args.no_pin else "", args.repeat,
+             "layout and jitter seed" if seeds else "layout"))
     fluid = bool(scene.get("fluids"))
-    for lay in layouts:
-        path = write_variant(args.scene, "paired-" + lay["tag"], args.work, distributed=lay["over"])
-        runs = []
+
+    def ratios(path, lay):
+        """Per run: (single t_frame sum, t_parallel sum, rows)."""
+        out_runs = []
         for _ in range(args.repeat):
             cmd = [args.bench, path, str(lay["workers"]), str(steps), "--threads", str(args.threads),
                    "--skip", "0", "--pin", "0" if args.no_pin else "1"]
@@ -632,12 +647,34 @@ def cmd_paired(args):
             rows = [r for r in rows if r["step"] >= first_step]
             if fluid and any(r["iterations"][0] != r["iterations"][1] for r in rows):
                 print("note: %s: the pressure iterations differ from the single machine's" % lay["label"])
-            runs.append(rows)
-        n_frames = frames - args.dense_from + 1
-        t1 = [sum(r["t_frame"] for r in rows) for rows in runs]
-        tp = [sum(r["t_parallel"] for r in rows) for rows in runs]
-        it1 = sum(r["iterations"][0] for r in runs[0]) / len(runs[0])
-        itp = sum(r["iterations"][1] for r in runs[0]) / len(runs[0])
+            out_runs.append((sum(r["t_frame"] for r in rows), sum(r["t_parallel"] for r in rows), rows))
+        return out_runs
+
+    n_frames = frames - args.dense_from + 1
+    if seeds:
+        print("| workers | %s | median | geometric mean |" % " | ".join("seed %d" % s for s in seeds))
+        print("|---|" + "---|" * (len(seeds) + 2))
+        for lay in layouts:
+            per_seed = []
+            for seed in seeds:
+                path = write_variant(args.scene, "paired-%s-seed%d" % (lay["tag"], seed), args.work,
+                                     distributed=lay["over"], jitter_seed=seed)
+                per_seed.append(statistics.median(a / b for a, b, _ in ratios(path, lay)))
+            geo = math.exp(sum(math.log(x) for x in per_seed) / len(per_seed))
+            print("| %s | %s | %.2fx | **%.2fx** |" % (
+                lay["label"], " | ".join("%.2fx" % x for x in per_seed),
+                statistics.median(per_seed), geo))
+        return
+    print("| workers | single machine t_frame (s/frame) | t_parallel (s/frame) | speed-up per run | median | iterations per step (single, distributed) |")
+    print("|---|---|---|---|---|---|")
+    for lay in layouts:
+        path = write_variant(args.scene, "paired-" + lay["tag"], args.work, distributed=lay["over"])
+        runs = ratios(path, lay)
+        t1 = [a for a, _, _ in runs]
+        tp = [b for _, b, _ in runs]
+        first_rows = runs[0][2]
+        it1 = sum(r["iterations"][0] for r in first_rows) / len(first_rows)
+        itp = sum(r["iterations"][1] for r in first_rows) / len(first_rows)
         print("| %s | %s | %s | %s | **%.2fx** | %.1f, %.1f |" % (
             lay["label"], ", ".join("%.3f" % (t / n_frames) for t in t1),
             ", ".join("%.3f" % (t / n_frames) for t in tp),
@@ -757,6 +794,9 @@ def main():
     q.add_argument("--layouts", default="2,grid2x1x2,grid4x1x2", help="distributed rows (default %(default)s)")
     q.add_argument("--dense-from", type=int, default=1, help="first frame of the averages (default 1)")
     q.add_argument("--repeat", type=int, default=3, help="runs per layout (default 3)")
+    q.add_argument("--seeds", default=None,
+                   help="comma-separated jitter seeds: one row per layout, a column per seed and "
+                        "the geometric mean (use with --repeat 1)")
     q.add_argument("--no-pin", action="store_true", help="let the system move the process between CPUs")
     q.add_argument("--bench", default=os.path.join(ROOT, "build", "bench", "bench_paired"),
                    help="bench_paired binary (default build/bench/bench_paired)")
