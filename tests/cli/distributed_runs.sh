@@ -14,7 +14,17 @@ fail() {
     failures=$((failures + 1))
 }
 
-scene="$src/scenes/box-stack.json"
+# box-stack with the PD controller's plane moves: the plane cuts into the stack, so both
+# workers hold its boxes and agree on them. (With the default gap moves one worker owns the
+# whole stack: a stack split along x shares every box, and a jump past it hands over all the
+# load, so the plane stays beside it and there is nothing to agree on.)
+scene="$tmp/box-stack.json"
+python3 - "$src/scenes/box-stack.json" "$scene" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s.setdefault("distributed", {}).setdefault("load_balance", {})["moves"] = "controller"
+json.dump(s, open(sys.argv[2], "w"))
+PY
 "$concord" run "$scene" --out "$tmp/inproc" --frames 4 --workers 2 \
     --admm-trace "$tmp/trace.jsonl" >"$tmp/inproc.log" 2>&1 || fail "in-process run: $(cat "$tmp/inproc.log")"
 "$concord" audit "$tmp/inproc" >/dev/null 2>&1 || fail "in-process run: audit not clean"
