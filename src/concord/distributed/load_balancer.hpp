@@ -10,10 +10,11 @@
 // Given where the bodies lie (BodyLayout), a plane moves from gap to gap instead: when its
 // imbalance leaves the dead band, it jumps past the nearest bodies of the slower side to the
 // quietest position beyond them (quietest_position), and only when the load it hands over
-// (those bodies, at the slower slab's load per body) narrows the difference between the two
-// slabs; otherwise it holds. A plane crossing a column of bodies bit by bit makes the whole
-// column shared for every step of the crossing; one that jumps never does, and one that
-// would overshoot (a column carrying more than the difference) does not oscillate.
+// (those bodies, at the slower slab's load per body) is at most half the difference between
+// the two slabs, so that the difference shrinks and keeps its sign; otherwise it holds. A
+// plane crossing a column of bodies bit by bit makes the whole column shared for every step
+// of the crossing; one that jumps never does, and one that would turn the imbalance round
+// (and soon jump back) stays.
 #pragma once
 
 #include <array>
