@@ -20,7 +20,9 @@ std::string with_distributed(const std::string& object) {
 
 TEST(DistributedJson, ReadsTheConsensusOptions) {
     const DistributedSpec d =
-        parse_text(with_distributed(R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper",
+        parse_text(
+            with_distributed(
+                R"({"workers": 4, "adapt_rule": "paper", "width_rule": "paper", "width_speed": "approach",
             "initial_planes": "even", "plane_gaps": false, "local_iterations": 0, "warm_start": false,
             "warm_start_penalty": true, "local_islands": false, "anderson_window": 4,
             "initial_consensus": "start",
@@ -28,6 +30,7 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
             .distributed;
     EXPECT_EQ(d.adapt_rule, AdaptRule::Paper);
     EXPECT_EQ(d.width_rule, WidthRule::Paper);
+    EXPECT_EQ(d.width_speed, WidthSpeed::Approach);
     EXPECT_EQ(d.initial_planes, InitialPlanes::Even);
     EXPECT_FALSE(d.plane_gaps);
     EXPECT_EQ(d.local_iterations, 0);
@@ -48,6 +51,8 @@ TEST(DistributedJson, ReadsTheConsensusOptions) {
     const DistributedSpec def;
     EXPECT_EQ(def.adapt_rule, AdaptRule::Normalized);
     EXPECT_EQ(def.width_rule, WidthRule::Contact);
+    // per-body speeds tie on the spheres benchmark and keep bodies shared at rest
+    EXPECT_EQ(def.width_speed, WidthSpeed::Fastest);
     EXPECT_EQ(def.initial_planes, InitialPlanes::Quantile);
     EXPECT_TRUE(def.plane_gaps);
     EXPECT_EQ(def.local_iterations, 2);
@@ -73,6 +78,8 @@ TEST(DistributedJson, BadValuesNameTheKey) {
                          "distributed.adapt_rule: expected one of normalized, paper, spectral"));
     EXPECT_TRUE(
         contains(parse_error(with_distributed(R"({"width_rule": 3})")), "distributed.width_rule"));
+    EXPECT_TRUE(contains(parse_error(with_distributed(R"({"width_speed": "max"})")),
+                         "distributed.width_speed: expected one of fastest, approach"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"load_balance": {"moves": "jump"}})")),
                          "distributed.load_balance.moves: expected one of gaps, controller"));
     EXPECT_TRUE(contains(parse_error(with_distributed(R"({"initial_planes": "random"})")),

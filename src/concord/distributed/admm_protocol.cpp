@@ -110,7 +110,7 @@ Bytes encode(const AssignCommand& c) {
 
 Bytes encode(const StepCommand& c) {
     MessageWriter w;
-    w.put(CommandKind::Step).put(c.h).put(c.t_end).put(c.kappa).put(c.width);
+    w.put(CommandKind::Step).put(c.h).put(c.t_end).put(c.kappa).put(c.width).put_list(c.widths);
     put_partition(w, c.partition);
     w.put(c.params).put(c.spec).put(c.trace_states);
     return w.take();
@@ -133,6 +133,7 @@ StepCommand decode_step(MessageReader& r) {
     c.t_end = r.get<double>();
     c.kappa = r.get<double>();
     c.width = r.get<double>();
+    c.widths = r.get_list<double>();
     c.partition = get_partition(r);
     c.params = r.get<SolverParams>();
     c.spec = r.get<DistributedSpec>();

@@ -87,7 +87,10 @@ struct StepCommand {
     double h = 0.0;      ///< this substep's time step
     double t_end = 0.0;  ///< time at its end (kinematic targets)
     double kappa = 0.0;  ///< barrier stiffness carried over from the last step
-    double width = 0.0;  ///< overlap width w
+    double width = 0.0;  ///< overlap width w: the widest of `widths`
+    /// Per body (world order): its overlap width w_b. A body is held by every worker whose cell,
+    /// grown by w_b / 2 on each side of its interior planes, its swept box meets.
+    std::vector<double> widths;
     Partition partition;
     SolverParams params;
     DistributedSpec spec;

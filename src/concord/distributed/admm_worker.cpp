@@ -335,7 +335,8 @@ void AdmmWorker::step(const StepCommand& cmd) {
 
 void AdmmWorker::exchange_bodies(Run& run) {
     const StepCommand& cmd = run.cmd;
-    const double w_half = 0.5 * cmd.width;
+    if (cmd.widths.size() != static_cast<std::size_t>(model_.num_bodies()))
+        throw std::runtime_error("worker: the step's overlap widths do not fit the scene");
     std::vector<std::vector<BodyRecord>> outgoing(static_cast<std::size_t>(run.N));
     {
         Stopwatch sw(run.t_compute);
@@ -351,7 +352,8 @@ void AdmmWorker::exchange_bodies(Run& run) {
             Box3 swept = start;
             swept.extend(world_box(body, rest, predicted(rec, run.h, cmd.t_end)));
             BodyRecord out = rec;
-            out.holders = cmd.partition.holders(swept.lo, swept.hi, w_half);
+            out.holders = cmd.partition.holders(swept.lo, swept.hi,
+                                                0.5 * cmd.widths[static_cast<std::size_t>(id)]);
             out.home = cmd.partition.worker_of_point(start.center());
             auto [g, fresh] =
                 group_of.try_emplace(group_[static_cast<std::size_t>(id)], out.holders, out.home);

@@ -71,6 +71,8 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
                 std::min(w_min_, (rest_bounds_.back().box.hi - rest_bounds_.back().box.lo).norm());
     }
     if (!std::isfinite(w_min_)) w_min_ = model_.scene_scale;  // nothing moves
+    if (dspec_.width_speed == WidthSpeed::Approach)
+        approach_ = std::make_unique<ApproachSpeeds>(model_, rest_bounds_, current().q);
     // The fluid's layout is checked (InputError) before any worker hears of the run.
     if (!model_.spec.fluids.empty()) fluid_ = std::make_unique<FluidController>(model_, transport_);
     partition_ =
@@ -139,10 +141,11 @@ BodyLayout DistributedSimulation::body_layout(const VecX& q) const {
     // Each movable body's extent along each axis, grown by half the overlap width of the next
     // step (where a plane makes it shared, Partition::holders), and its centre (its cell).
     BodyLayout layout;
-    const double w_half = 0.5 * overlap_width_for(model_.spec.time_step);
+    const std::vector<double> widths = overlap_widths_for(model_.spec.time_step);
     for (int b = 0; b < model_.num_bodies(); ++b) {
         const auto i = static_cast<std::size_t>(b);
         if (!model_.movable[i]) continue;
+        const double w_half = 0.5 * widths[i];
         const Box3 box =
             world_box(model_.bodies[i], rest_bounds_[i], model_.body_coordinates(q, b));
         for (std::size_t a = 0; a < 3; ++a) {
@@ -325,15 +328,29 @@ void DistributedSimulation::restore_state(const WorldState& s) {
     if (fluid_) fluid_->scatter(s.fluid, partition_);
 }
 
-double DistributedSimulation::overlap_width_for(double h) const {
-    double v_max = 0.0;
-    for (int b = 0; b < model_.num_bodies(); ++b)
-        if (model_.movable[static_cast<std::size_t>(b)])
-            v_max = std::max(v_max, body_displacement(model_.bodies[static_cast<std::size_t>(b)],
+std::vector<double> DistributedSimulation::overlap_widths_for(double h) const {
+    const auto width = [&](double v) {
+        return dspec_.width_rule == WidthRule::Paper
+                   ? overlap_width(dspec_.alpha, v, h, w_min_)
+                   : contact_overlap_width(dspec_.alpha, v, h, model_.spec.contact.dhat);
+    };
+    std::vector<double> speeds;
+    if (approach_) {
+        speeds = (*approach_)(current().q, current().q_dot, h, dspec_.alpha * h,
+                              model_.spec.contact.dhat);
+    } else {
+        double v_max = 0.0;
+        for (int b = 0; b < model_.num_bodies(); ++b)
+            if (model_.movable[static_cast<std::size_t>(b)])
+                v_max =
+                    std::max(v_max, body_displacement(model_.bodies[static_cast<std::size_t>(b)],
                                                       model_.body_coordinates(current().q_dot, b)));
-    return dspec_.width_rule == WidthRule::Paper
-               ? overlap_width(dspec_.alpha, v_max, h, w_min_)
-               : contact_overlap_width(dspec_.alpha, v_max, h, model_.spec.contact.dhat);
+        speeds.assign(static_cast<std::size_t>(model_.num_bodies()), v_max);
+    }
+    std::vector<double> out(speeds.size());
+    for (std::size_t b = 0; b < speeds.size(); ++b)
+        out[b] = width(model_.movable[b] ? speeds[b] : 0.0);
+    return out;
 }
 
 // A pair of movable bodies whose swept boxes came within dhat but that no worker held together
@@ -373,7 +390,10 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
     cmd.h = h;
     cmd.t_end = t_end;
     cmd.kappa = current().barrier_stiffness;
-    cmd.width = overlap_width_for(h);
+    cmd.widths = overlap_widths_for(h);
+    for (int b = 0; b < model_.num_bodies(); ++b)
+        if (model_.movable[static_cast<std::size_t>(b)])
+            cmd.width = std::max(cmd.width, cmd.widths[static_cast<std::size_t>(b)]);
     cmd.partition = partition_;
     cmd.params = params_;
     cmd.spec = dspec_;

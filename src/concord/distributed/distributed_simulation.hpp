@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "concord/distributed/admm_protocol.hpp"
+#include "concord/distributed/approach_speed.hpp"
 #include "concord/distributed/body_box.hpp"
 #include "concord/distributed/distributed_fluid.hpp"
 #include "concord/distributed/load_balancer.hpp"
@@ -132,7 +133,9 @@ class DistributedSimulation final : private SubstepSolver {
     /// body centres around them.
     void seek_gaps(Partition& p, const BodyLayout& bodies,
                    const std::array<std::vector<double>, 3>* moved_from) const;
-    double overlap_width_for(double h) const;
+    /// Per body (world order), its overlap width for a step of length h (width_rule with the
+    /// speed width_speed says; static bodies get the narrowest).
+    std::vector<double> overlap_widths_for(double h) const;
     bool partition_missed_a_pair(const VecX& x_end,
                                  const std::vector<std::uint64_t>& holders) const;
 
@@ -143,6 +146,7 @@ class DistributedSimulation final : private SubstepSolver {
     Partition partition_;
     std::unique_ptr<LoadBalancer> balancer_;
     std::unique_ptr<FluidController> fluid_;  ///< the scene's fluid, split like the bodies
+    std::unique_ptr<ApproachSpeeds> approach_;  ///< width_speed Approach
     std::vector<RestBound> rest_bounds_;
     std::vector<int> group_;  ///< joint_groups(): bodies owned together
     double w_min_ = 0.0;

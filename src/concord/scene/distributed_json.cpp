@@ -67,6 +67,10 @@ const char* to_string(WidthRule r) {
     return r == WidthRule::Paper ? "paper" : "contact";
 }
 
+const char* to_string(WidthSpeed s) {
+    return s == WidthSpeed::Fastest ? "fastest" : "approach";
+}
+
 const char* to_string(InitialConsensus c) {
     switch (c) {
         case InitialConsensus::Start:
@@ -147,7 +151,7 @@ void validate_distributed_spec(const DistributedSpec& d) {
 DistributedSpec parse_distributed_spec(const JsonNode& node) {
     node.expect_object({"workers", "axis", "grid", "alpha", "penalty", "beta", "adapt", "tau", "mu",
                         "clamp", "rescale_dual", "theta", "max_iterations", "load_balance",
-                        "adapt_rule", "width_rule", "initial_planes", "plane_gaps",
+                        "adapt_rule", "width_rule", "width_speed", "initial_planes", "plane_gaps",
                         "local_iterations", "warm_start", "warm_start_penalty", "local_islands",
                         "anderson_window", "initial_consensus"});
     DistributedSpec d;
@@ -161,6 +165,9 @@ DistributedSpec parse_distributed_spec(const JsonNode& node) {
     if (auto n = node.find("width_rule"))
         d.width_rule = parse_choice<WidthRule>(
             *n, {{"contact", WidthRule::Contact}, {"paper", WidthRule::Paper}});
+    if (auto n = node.find("width_speed"))
+        d.width_speed = parse_choice<WidthSpeed>(
+            *n, {{"fastest", WidthSpeed::Fastest}, {"approach", WidthSpeed::Approach}});
     if (auto n = node.find("initial_planes"))
         d.initial_planes = parse_choice<InitialPlanes>(
             *n, {{"quantile", InitialPlanes::Quantile}, {"even", InitialPlanes::Even}});
@@ -232,6 +239,7 @@ nlohmann::json distributed_spec_to_json(const DistributedSpec& d) {
         {"workers", d.workers},
         {"alpha", d.alpha},
         {"width_rule", to_string(d.width_rule)},
+        {"width_speed", to_string(d.width_speed)},
         {"initial_planes", to_string(d.initial_planes)},
         {"plane_gaps", d.plane_gaps},
         {"penalty", to_string(d.penalty)},

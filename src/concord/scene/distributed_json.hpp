@@ -32,6 +32,7 @@ const char* to_string(PenaltyRule r);
 const char* to_string(LoadMeasure m);
 const char* to_string(AdaptRule r);
 const char* to_string(WidthRule r);
+const char* to_string(WidthSpeed s);
 const char* to_string(InitialPlanes p);
 
 }  // namespace concord

@@ -40,6 +40,17 @@ enum class WidthRule {
     Paper,    ///< w = max(alpha v_max h, w_min), w_min the smallest body box diagonal
 };
 
+/// Which speed v the overlap width's spare alpha v h takes (WidthRule).
+enum class WidthSpeed {
+    Fastest,  ///< the scene's fastest body's, one width for every body (the paper's v_max)
+    /// Per body: the largest speed, relative to it, of a body, static triangle or ground plane
+    /// that can reach it within the step, speeds measured on the bodies' boxes
+    /// (distributed/approach_speed.hpp). Bodies that move together, or rest, keep the narrow
+    /// width whatever else moves. Not the default: on the spheres benchmark it ties with Fastest
+    /// and leaves bodies near the planes shared at rest (docs/benchmarks.md).
+    Approach,
+};
+
 /// Where the planes start.
 enum class InitialPlanes {
     Quantile,  ///< at equal-count quantiles of the movable bodies' centres, between two centres
@@ -98,6 +109,7 @@ struct DistributedSpec {
     std::array<int, 3> grid{1, 1, 1};
     double alpha = 2.0;  ///< the swept-motion factor of the overlap width (WidthRule)
     WidthRule width_rule = WidthRule::Contact;
+    WidthSpeed width_speed = WidthSpeed::Fastest;
     InitialPlanes initial_planes = InitialPlanes::Quantile;
     /// Planes move to where the fewest bodies (their boxes grown by half the overlap width)
     /// cross them: a plane through a column of bodies makes every body of the column shared,
