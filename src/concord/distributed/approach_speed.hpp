@@ -48,7 +48,9 @@ class ApproachSpeeds {
     /// (alpha h): one whose box comes within reach_time times their relative speed plus dhat
     /// of its box at q. Speeds are those of the boxes (box_velocity over 1e-4 h) at the
     /// velocities q_dot plus h times the external accelerations (the predicted end-of-step
-    /// velocities). Deterministic; independent of thread counts.
+    /// velocities; gravity and applied forces, not a fluid's, which the controller does not
+    /// hold: the end-of-step check covers what they add). Deterministic; independent of thread
+    /// counts.
     std::vector<double> operator()(const VecX& q, const VecX& q_dot, double h, double reach_time,
                                    double dhat) const;
 
