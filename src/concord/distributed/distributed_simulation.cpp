@@ -76,7 +76,7 @@ DistributedSimulation::DistributedSimulation(const WorldModel& model, Transport&
     // The fluid's layout is checked (InputError) before any worker hears of the run.
     if (!model_.spec.fluids.empty()) fluid_ = std::make_unique<FluidController>(model_, transport_);
     partition_ =
-        starting_partition(current().q, fluid_ ? fluid_->initial_state().x : std::vector<Vec3>{});
+        starting_partition(fluid_ ? fluid_->initial_state().x : std::vector<Vec3>{});
     group_ = joint_groups(model_.joints, model_.movable);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
@@ -115,8 +115,8 @@ void DistributedSimulation::set_reference(bool on) {
     reference_->set_solver_params(params_);
 }
 
-Partition DistributedSimulation::starting_partition(const VecX& q,
-                                                    const std::vector<Vec3>& fluid) const {
+Partition DistributedSimulation::starting_partition(const std::vector<Vec3>& fluid) const {
+    const VecX& q = current().q;
     Box3 movable_box;
     std::vector<Vec3> centres;
     // The fluid's particles count like bodies' centres: the planes split the water too.
@@ -133,11 +133,12 @@ Partition DistributedSimulation::starting_partition(const VecX& q,
     }
     if (centres.empty()) movable_box.lo = movable_box.hi = Vec3::Zero();
     Partition p = initial_partition(dspec_, movable_box.lo, movable_box.hi, centres);
-    if (planes_in_gaps()) seek_gaps(p, body_layout(q), nullptr);
+    if (planes_in_gaps()) seek_gaps(p, body_layout(), nullptr);
     return p;
 }
 
-BodyLayout DistributedSimulation::body_layout(const VecX& q) const {
+BodyLayout DistributedSimulation::body_layout() const {
+    const VecX& q = current().q;
     // Each movable body's extent along each axis, grown by half the overlap width of the next
     // step (where a plane makes it shared, Partition::holders), and its centre (its cell).
     BodyLayout layout;
@@ -276,7 +277,7 @@ void DistributedSimulation::restore_checkpoint(const Checkpoint& c) {
         }
     }
     // Another layout: the planes start afresh over the restored bodies.
-    partition_ = starting_partition(current().q, c.world.fluid.x);
+    partition_ = starting_partition(c.world.fluid.x);
     balancer_ = std::make_unique<LoadBalancer>(dspec_.load_balance, model_.scene_scale);
     assign();
     if (fluid_) fluid_->scatter(c.world.fluid, partition_);
@@ -760,7 +761,7 @@ const StepStats& DistributedSimulation::step() {
         stats_.stop_reason = StopReason::MaxIterations;
     } else {
         if (planes_in_gaps()) {
-            const BodyLayout bodies = body_layout(current().q);
+            const BodyLayout bodies = body_layout();
             const std::array<std::vector<double>, 3> before = partition_.planes;
             const bool by_gaps = dspec_.load_balance.moves == PlaneMoves::Gaps;
             balancer_->update(loads_, partition_, w_min_, by_gaps ? &bodies : nullptr);

@@ -120,11 +120,12 @@ class DistributedSimulation final : private SubstepSolver {
     /// sorted ids of the bodies that ended the last step in contact, BodyRecord::supported).
     void assign(const std::vector<std::vector<CarriedMultiplier>>& carry = {},
                 const std::vector<int>& supported = {});
-    /// Planes as at a start (spec().distributed.initial_planes), over the movable bodies at q
-    /// and the fluid's particles at `fluid`.
-    Partition starting_partition(const VecX& q, const std::vector<Vec3>& fluid) const;
-    /// Where the movable bodies lie at q (their boxes grown by half the overlap width).
-    BodyLayout body_layout(const VecX& q) const;
+    /// Planes as at a start (spec().distributed.initial_planes), over the movable bodies at the
+    /// current state and the fluid's particles at `fluid`.
+    Partition starting_partition(const std::vector<Vec3>& fluid) const;
+    /// Where the movable bodies lie at the current state (their boxes grown by half their
+    /// overlap width, which their velocities set).
+    BodyLayout body_layout() const;
     /// spec().distributed.plane_gaps, and no fluid (a plane in water has no gap to find).
     bool planes_in_gaps() const;
     /// Planes of p move to the quietest position near them (partition.hpp) for `bodies`: all
