@@ -54,6 +54,23 @@ TEST(Penalty, NormalizedRuleScalesTheDualResidualByRhoOverRho0) {
     EXPECT_DOUBLE_EQ(adapt_penalty(d, 0.5, 4.0, 1.0, 6.0).rho, 0.25);
 }
 
+TEST(Penalty, NormalizedRuleKeepsRhoOfABodyThatAlreadyAgrees) {
+    DistributedSpec d;  // normalized
+    // r and s both below the stopping test's threshold: the imbalance is not acted on.
+    PenaltyUpdate up = adapt_penalty(d, 4.0, 4.0, 1e-6, 6e-6, 1e-5);
+    EXPECT_DOUBLE_EQ(up.rho, 4.0);
+    EXPECT_DOUBLE_EQ(up.u_scale, 1.0);
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 6e-6, 1e-6, 1e-5).rho, 4.0);
+    // One of them at or above it: Eq. 12 as before (soften, stiffen).
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 1e-6, 1e-5, 1e-5).rho, 2.0);
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 1e-5, 1e-7, 1e-5).rho, 8.0);
+    // Without a threshold (0, the default) every body adapts.
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 1e-6, 6e-6).rho, 2.0);
+    // The paper's literal Eq. 12 adapts agreed bodies too.
+    d.adapt_rule = AdaptRule::Paper;
+    EXPECT_DOUBLE_EQ(adapt_penalty(d, 4.0, 4.0, 1e-6, 6e-6, 1e-5).rho, 2.0);
+}
+
 // On a quadratic local objective F(q) = c/2 |q - a|^2 the gradient changes by c dq, and on a
 // consensus whose multiplier changes by b dz the curvature is b: the spectral rule sets
 // rho = sqrt(c b) (Xu et al. 2017), or the one trustworthy estimate, or keeps rho.

@@ -796,6 +796,8 @@ void AdmmWorker::check_convergence(Run& run, const NewtonStats& st, WorkerReport
 // same decision), or each replica's spectral estimate.
 void AdmmWorker::adapt_penalties(Run& run, int k) {
     const DistributedSpec& spec = run.cmd.spec;
+    // The residuals of Eq. 8's test, in displacement: a body below both already agrees.
+    const double agreed = consensus_threshold(spec, run.cmd.params) * run.hl;
     for (SharedBody& sb : run.shared) {
         PenaltyUpdate up{sb.rho, 1.0};
         if (spec.adapt_rule == AdaptRule::Spectral) {
@@ -812,7 +814,7 @@ void AdmmWorker::adapt_penalties(Run& run, int k) {
             sb.z_s = sb.z;
             sb.lambda_s = sb.lambda;
         } else {
-            up = adapt_penalty(spec, sb.rho, sb.rho0, sb.r, sb.s);
+            up = adapt_penalty(spec, sb.rho, sb.rho0, sb.r, sb.s, agreed);
         }
         run.rho_changed = run.rho_changed || up.rho != sb.rho;
         sb.rho = up.rho;

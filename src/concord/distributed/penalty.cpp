@@ -19,8 +19,10 @@ double initial_penalty(const DistributedSpec& spec, double mass, double hessian_
 }
 
 PenaltyUpdate adapt_penalty(const DistributedSpec& spec, double rho, double rho0, double r_norm,
-                            double s_norm) {
+                            double s_norm, double agreed) {
     if (!spec.adapt) return {rho, 1.0};
+    if (spec.adapt_rule == AdaptRule::Normalized && r_norm < agreed && s_norm < agreed)
+        return {rho, 1.0};
     // The dual residual the rule balances: Eq. 10's |dz| itself (paper), or scaled by rho
     // relative to its start (Boyd's s = rho dz, per body), so that lowering rho lowers it.
     const double s = spec.adapt_rule == AdaptRule::Normalized ? (rho / rho0) * s_norm : s_norm;

@@ -20,9 +20,12 @@ struct PenaltyUpdate {
 /// Eq. 12: rho tau when ||r_b|| > mu ||s_b||, rho / tau when ||s_b|| > mu ||r_b||, else rho;
 /// clamped to [clamp_lo rho0, clamp_hi rho0]. Without spec.adapt, rho is kept. `s_norm` is
 /// |z^{k+1} - z^k| of the body; AdaptRule::Normalized balances (rho / rho0) s_norm instead
-/// (Boyd et al. 2011, Sec. 3.4.1), AdaptRule::Paper s_norm itself.
+/// (Boyd et al. 2011, Sec. 3.4.1), AdaptRule::Paper s_norm itself. With AdaptRule::Normalized a
+/// body whose r_norm and s_norm are both below `agreed` (the stopping test's threshold, in the
+/// same units) keeps its rho: its replicas already agree, and a change of rho there (with the
+/// rescaled u) only moves z again. The paper's rule stays literal.
 PenaltyUpdate adapt_penalty(const DistributedSpec& spec, double rho, double rho0, double r_norm,
-                            double s_norm);
+                            double s_norm, double agreed = 0.0);
 
 /// The changes of one replica's iterates between two iterations of the spectral rule
 /// (AdaptRule::Spectral, Xu et al. 2017, in this solver's signs): the local objective's
