@@ -2,6 +2,7 @@
 // entry, bit for bit, and the LDLT's reused symbolic analysis (LinearSolverWorkspace) against a
 // fresh LDLT.
 #include <gtest/gtest.h>
+#include <tbb/global_control.h>
 
 #include <cstring>
 #include <random>
@@ -104,6 +105,27 @@ TEST(BlockAssembler, MatchesSetFromTripletsBitForBit) {
         a.assemble(t2, H);
         expect_identical(H, reference(t2, index, free));
     }
+}
+
+TEST(BlockAssembler, SameMatrixOnOneAndTwoThreads) {
+    // Many blocks per slot, so that slots are summed and columns written by several tasks.
+    std::mt19937 rng(11);
+    const int n = 12 * 40;
+    std::vector<int> index(static_cast<std::size_t>(n));
+    int free = 0;
+    for (int i = 0; i < n; ++i) index[static_cast<std::size_t>(i)] = i % 37 == 5 ? -1 : free++;
+    HessianBlocks t;
+    for (int k = 0; k < 30; ++k) t.append(random_blocks(n, rng));
+    auto assemble = [&](int threads) {
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        BlockAssembler a(index, free, 12);
+        SparseMatrix H;
+        a.assemble(t, H);
+        return H;
+    };
+    const SparseMatrix one = assemble(1), two = assemble(2);
+    expect_identical(one, reference(t, index, free));
+    expect_identical(two, one);
 }
 
 TEST(BlockAssembler, EmptyAndAllFixedSystems) {

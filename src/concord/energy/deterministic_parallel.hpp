@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "concord/math/hessian_blocks.hpp"
+
 namespace concord {
 
 constexpr std::size_t kDeterministicChunk = 256;
@@ -27,6 +29,17 @@ void for_each_chunk(std::size_t n, Fn&& fn, std::size_t chunk = kDeterministicCh
         const std::size_t end = std::min(n, begin + chunk);
         fn(begin, end, c);
     });
+}
+
+/// Calls fn(i, out) for every i of [0, n), in parallel chunks that each write their own blocks,
+/// then appends the chunks' blocks to H in chunk order: the blocks a serial loop would add.
+template <typename Fn>
+void add_blocks_in_chunks(std::size_t n, HessianBlocks& H, Fn&& fn) {
+    std::vector<HessianBlocks> chunk(num_chunks(n));
+    for_each_chunk(n, [&](std::size_t b, std::size_t e, std::size_t c) {
+        for (std::size_t i = b; i < e; ++i) fn(i, chunk[c]);
+    });
+    H.append_all(chunk);
 }
 
 /// Sum of f(i) over [0, n) formed in a fixed order whatever the thread count.

@@ -189,31 +189,27 @@ void FrictionEnergy::add_gradient(const VecX& q, VecX& g) const {
 void FrictionEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool) const {
     // The 2x2 tangential Hessian of f0(|u|) is PSD for every u (its eigenvalues are f1(y)/y
     // and f1'(y) >= 0 with this mollifier), so no projection is needed.
-    std::vector<HessianBlocks> chunk(num_chunks(pairs_.size()));
     auto movable = [&](int body) { return movable_[static_cast<std::size_t>(body)]; };
-    for_each_chunk(pairs_.size(), [&](std::size_t b, std::size_t e, std::size_t c) {
-        for (std::size_t i = b; i < e; ++i) {
-            const FrictionPair& p = pairs_[i];
-            const Vec2 u = tangential_displacement(p, q);
-            const double y = u.norm();
-            Mat2 inner = f1_over_y(y, eps_) * Mat2::Identity();
-            if (y >= eps_)
-                inner -= u * u.transpose() / (y * y * y);
-            else if (y > 0)
-                inner -= u * u.transpose() / (eps_ * eps_ * y);
-            const auto TG = tangent_operator(p);
-            // (lazyProduct: a 12 x 2 x 12 product is far below what Eigen's blocked GEMM pays off for)
-            const Mat12 h = p.mu * p.normal_force * (TG.transpose() * inner).lazyProduct(TG);
-            if (p.num_vertices == 1) {
-                const AffineStencil<1> st(surface_, {p.vertex[0]}, &q);
-                st.scatter_hessian(h.topLeftCorner<3, 3>(), chunk[c], movable);
-            } else {
-                const AffineStencil<4> st(surface_, p.vertex, &q);
-                st.scatter_hessian(h, chunk[c], movable);
-            }
+    add_blocks_in_chunks(pairs_.size(), H, [&](std::size_t i, HessianBlocks& out) {
+        const FrictionPair& p = pairs_[i];
+        const Vec2 u = tangential_displacement(p, q);
+        const double y = u.norm();
+        Mat2 inner = f1_over_y(y, eps_) * Mat2::Identity();
+        if (y >= eps_)
+            inner -= u * u.transpose() / (y * y * y);
+        else if (y > 0)
+            inner -= u * u.transpose() / (eps_ * eps_ * y);
+        const auto TG = tangent_operator(p);
+        // (lazyProduct: a 12 x 2 x 12 product is far below what Eigen's blocked GEMM pays off for)
+        const Mat12 h = p.mu * p.normal_force * (TG.transpose() * inner).lazyProduct(TG);
+        if (p.num_vertices == 1) {
+            const AffineStencil<1> st(surface_, {p.vertex[0]}, &q);
+            st.scatter_hessian(h.topLeftCorner<3, 3>(), out, movable);
+        } else {
+            const AffineStencil<4> st(surface_, p.vertex, &q);
+            st.scatter_hessian(h, out, movable);
         }
     });
-    for (const auto& t : chunk) H.append(t);
 }
 
 }  // namespace concord

@@ -1,6 +1,7 @@
 #include "concord/energy/orthogonality_energy.hpp"
 
 #include "concord/body/affine_body.hpp"
+#include "concord/energy/deterministic_parallel.hpp"
 #include "concord/math/psd_projection.hpp"
 
 namespace concord {
@@ -54,13 +55,13 @@ void OrthogonalityEnergy::add_gradient(const VecX& q, VecX& g) const {
 }
 
 void OrthogonalityEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool project_psd) const {
-    for (std::size_t b = 0; b < weights_.size(); ++b) {
-        if (weights_[b] == 0.0) continue;
+    add_blocks_in_chunks(weights_.size(), H, [&](std::size_t b, HessianBlocks& out) {
+        if (weights_[b] == 0.0) return;
         Mat9 h = weights_[b] * orthogonality_hessian(affine_matrix(q.segment<12>(12 * b)));
         if (project_psd) h = project_to_psd<9>(h);
         const int o = 12 * static_cast<int>(b) + 3;
-        H.add(o, o, h);
-    }
+        out.add(o, o, h);
+    });
 }
 
 }  // namespace concord

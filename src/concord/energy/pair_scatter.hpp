@@ -37,17 +37,12 @@ template <int N, typename Pairs, typename LocalHessian, typename StencilOf>
 void scatter_pair_hessians(const Pairs& pairs, const ContactSurface& s, const VecX& q,
                            LocalHessian&& local_hessian, StencilOf&& stencil_of,
                            const std::vector<bool>& movable, HessianBlocks& H) {
-    std::vector<HessianBlocks> chunk_blocks(num_chunks(pairs.size()));
     auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
-    for_each_chunk(pairs.size(), [&](std::size_t b, std::size_t e, std::size_t c) {
-        HessianBlocks& out = chunk_blocks[c];
-        for (std::size_t i = b; i < e; ++i) {
-            const Mat<3 * N> h = local_hessian(pairs[i]);
-            const AffineStencil<N> st(s, stencil_of(pairs[i]), &q);
-            st.scatter_hessian(h, out, is_movable);
-        }
+    add_blocks_in_chunks(pairs.size(), H, [&](std::size_t i, HessianBlocks& out) {
+        const Mat<3 * N> h = local_hessian(pairs[i]);
+        const AffineStencil<N> st(s, stencil_of(pairs[i]), &q);
+        st.scatter_hessian(h, out, is_movable);
     });
-    for (const auto& t : chunk_blocks) H.append(t);
 }
 
 }  // namespace concord

@@ -5,6 +5,7 @@
 // decomposition with negative eigenvalues clamped to zero.
 #pragma once
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
 #include "concord/math/types.hpp"
@@ -12,8 +13,11 @@
 namespace concord {
 
 /// Returns V max(Λ, 0) Vᵀ for symmetric A = V Λ Vᵀ. Only the lower triangle of A is read.
+/// A positive definite A (its Cholesky factorisation succeeds) is returned as it is without the
+/// eigendecomposition, which costs about twenty times more (most orthogonality blocks).
 template <int N>
 Mat<N> project_to_psd(const Mat<N>& A) {
+    if (Eigen::LLT<Mat<N>>(A).info() == Eigen::Success) return A;
     Eigen::SelfAdjointEigenSolver<Mat<N>> eig(A);
     const Vec<N> lambda = eig.eigenvalues();
     if (lambda.minCoeff() >= 0.0) return A;

@@ -106,6 +106,7 @@ NewtonStats al_newton_solve(ConstrainedNewtonProblem& problem, VecX& x,
         const double t = problem.advance_admissible(admissible, x);
         if (t < 1.0) ++st.ccd_limited;
         if (t > al.min_advance) admissible += t * (x - admissible);
+        if (t < al.restart_below) x = admissible;  // the pairs met are in the set now
         remaining *= 1.0 - std::clamp(t, 0.0, 1.0);
         it.max_step = t;  // here: the admissible state's certified fraction
         st.history.push_back(it);

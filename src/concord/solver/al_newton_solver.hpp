@@ -18,6 +18,11 @@ struct AlSolveParams {
     /// A certified fraction below this does not move the admissible state (libuipc's
     /// alpha_lower_bound); it still counts towards the cumulative step.
     double min_advance = 1e-6;
+    /// When CCD certifies less than this fraction of the way, the iterate restarts from the
+    /// admissible state: the constraints, linearised there, let the iterate pass where the
+    /// surfaces do not, and an iterate left far ahead makes every later segment cross more
+    /// pairs (each joining the set) while the admissible state stays put.
+    double restart_below = 0.1;
     /// With the cumulative step covered, the solve also ends after this many iterations even
     /// if the Newton criterion does not hold (the paper's K_min with friction).
     int iterations = 6;

@@ -1,14 +1,14 @@
 #include "concord/solver/linear_solver.hpp"
 
-#include <Eigen/SparseCholesky>
 #include <algorithm>
 
+#include "concord/solver/block_ldlt.hpp"
 #include "concord/solver/krylov.hpp"
 
 namespace concord {
 
 struct LinearSolverWorkspace::Impl {
-    Eigen::SimplicialLDLT<SparseMatrix> ldlt;
+    BlockLDLT ldlt;
     bool analysed = false;
     std::vector<int> outer, inner;  ///< pattern of the analysed matrix
 
@@ -53,30 +53,32 @@ LinearSolveResult solve_linear_system(const SparseMatrix& A, const VecX& b, VecX
     }
     LinearSolveResult res;
     res.used = LinearSolverType::LDLT;
-    Eigen::SimplicialLDLT<SparseMatrix> local;
-    Eigen::SimplicialLDLT<SparseMatrix>* factor = &local;
+    BlockLDLT local;
+    BlockLDLT* factor = &local;
     if (workspace && A.isCompressed()) {
         LinearSolverWorkspace::Impl& w = *workspace->impl_;
         factor = &w.ldlt;
         if (w.same_pattern(A)) {
             ++workspace->reuses;
         } else {
-            w.ldlt.analyzePattern(A);
+            w.ldlt.analyze(A);
             w.remember_pattern(A);
             ++workspace->analyses;
         }
-        w.ldlt.factorize(A);
+    } else if (A.isCompressed()) {
+        local.analyze(A);
     } else {
-        local.compute(A);
+        SparseMatrix compressed = A;
+        compressed.makeCompressed();
+        return solve_linear_system(compressed, b, x, params, nullptr);
     }
-    Eigen::SimplicialLDLT<SparseMatrix>& ldlt = *factor;
-    if (ldlt.info() != Eigen::Success) {
+    if (!factor->factorize(A)) {
         x = VecX::Zero(b.size());
         res.failure = "LDLT factorisation failed";
         return res;
     }
-    x = ldlt.solve(b);
-    if (ldlt.info() != Eigen::Success || !x.allFinite()) {
+    factor->solve(b, x);
+    if (!x.allFinite()) {
         x = VecX::Zero(b.size());
         res.failure = "LDLT solve failed (singular matrix)";
         return res;

@@ -25,10 +25,10 @@ struct LinearSolveResult {
 };
 
 /// What a direct solve keeps from one call to the next (one per Newton solve): the LDLT's
-/// symbolic analysis (fill-reducing AMD ordering, elimination tree, column counts) of the last
-/// matrix, reused while the following matrices have the same sparsity pattern. The
-/// factorisation is then the one a fresh LDLT computes, bit for bit (the ordering depends on
-/// the pattern alone); only the analysis is skipped.
+/// symbolic analysis (BlockLDLT: column groups, their AMD ordering, elimination tree,
+/// supernodes, where each entry goes) of the last matrix, reused while the following matrices
+/// have the same sparsity pattern. The factorisation is then the one a fresh LDLT computes, bit
+/// for bit (the analysis depends on the pattern alone); only the analysis is skipped.
 class LinearSolverWorkspace {
   public:
     LinearSolverWorkspace();

@@ -6,7 +6,7 @@ namespace concord {
 
 enum class LinearSolverType {
     Auto,    ///< LDLT up to LinearSolverParams::direct_max_dofs unknowns, CG above (default)
-    LDLT,    ///< sparse direct factorisation (Eigen SimplicialLDLT, AMD ordering)
+    LDLT,    ///< sparse direct factorisation (BlockLDLT: supernodal over body blocks, parallel)
     CG,      ///< preconditioned conjugate gradients (needs SPD: stops at non-positive curvature)
     MINRES,  ///< preconditioned MINRES (symmetric, possibly indefinite)
     GMRES,   ///< right-preconditioned restarted GMRES(m) (any nonsingular matrix)
