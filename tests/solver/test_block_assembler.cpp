@@ -143,6 +143,25 @@ TEST(BlockAssembler, EmptyAndAllFixedSystems) {
     EXPECT_EQ(H.nonZeros(), 0);
 }
 
+TEST(HessianBlocks, AppendAllIsAppendPartByPart) {
+    std::mt19937 rng(12);
+    std::vector<HessianBlocks> parts;
+    for (int k = 0; k < 7; ++k) parts.push_back(k == 3 ? HessianBlocks{} : random_blocks(60, rng));
+    HessianBlocks one, all;
+    one.add(0, 0, 2.0);
+    all.add(0, 0, 2.0);
+    for (const auto& p : parts) one.append(p);
+    all.append_all(parts);
+    ASSERT_EQ(one.size(), all.size());
+    const auto a = one.triplets(), b = all.triplets();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+        EXPECT_EQ(a[k].row(), b[k].row());
+        EXPECT_EQ(a[k].col(), b[k].col());
+        EXPECT_EQ(a[k].value(), b[k].value());
+    }
+}
+
 TEST(HessianBlocks, KeepsEveryEntryAndScalesFromABlockOn) {
     HessianBlocks h;
     Mat3 A;
