@@ -10,12 +10,13 @@
 #include <tbb/parallel_for.h>
 
 #include <Eigen/Core>
-#include <algorithm>
 #include <Eigen/SparseCore>
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace concord {
