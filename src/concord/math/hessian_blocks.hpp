@@ -68,19 +68,7 @@ class HessianBlocks {
         values_.push_back(value);
     }
 
-    /// Appends every block of `other`, in its order.
-    void append(const HessianBlocks& other) {
-        const std::size_t shift = values_.size();
-        blocks_.reserve(blocks_.size() + other.blocks_.size());
-        for (Block b : other.blocks_) {
-            b.offset += shift;
-            blocks_.push_back(b);
-        }
-        values_.insert(values_.end(), other.values_.begin(), other.values_.end());
-    }
-
-    /// Appends every block of each part, parts in order (as append() part by part would), the
-    /// parts copied in parallel.
+    /// Appends every block of each part, parts in order, the parts copied in parallel.
     void append_all(const std::vector<HessianBlocks>& parts) {
         std::vector<std::size_t> block_at(parts.size() + 1, blocks_.size());
         std::vector<std::size_t> value_at(parts.size() + 1, values_.size());
@@ -88,7 +76,7 @@ class HessianBlocks {
             block_at[p + 1] = block_at[p] + parts[p].blocks_.size();
             value_at[p + 1] = value_at[p] + parts[p].values_.size();
         }
-        // Grown geometrically (as a run of append() does): a system's Hessian is rebuilt every
+        // Grown geometrically: a system's Hessian is rebuilt every
         // Newton iteration into the same buffers, a little larger each time in a filling pile,
         // and buffers grown to the exact size each time left the allocator 80 MB of freed ones
         // on the 512-sphere pile.

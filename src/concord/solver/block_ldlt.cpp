@@ -442,9 +442,11 @@ bool BlockLDLT::factorize(const SparseMatrix& A) {
         tasks.wait();
     }
     numeric_->a = nullptr;
-    negative_pivots_ =
-        static_cast<int>(std::count_if(d_.begin(), d_.end(), [](double v) { return v < 0; }));
     return !numeric_->failed.load();
+}
+
+int BlockLDLT::negative_pivots() const {
+    return static_cast<int>(std::count_if(d_.begin(), d_.end(), [](double v) { return v < 0; }));
 }
 
 void BlockLDLT::solve(const VecX& b, VecX& x) const {

@@ -10,7 +10,8 @@
 // the supernodes below it that reach it (dense products), and factorises its diagonal block
 // without pivoting (as a scalar sparse LDLᵀ does; an indefinite matrix factorises unless a
 // pivot is zero). Supernodes of disjoint subtrees depend on nothing in common, so subtrees run
-// as parallel tasks.
+// as parallel tasks; the few large supernodes at the top of the tree, which every path waits
+// for, split their columns into fixed ranges done in parallel.
 //
 // Deterministic: every supernode sums its updates in the same order (ascending) whatever the
 // number of threads or the schedule, so the factor and the solution are the same bit for bit.
@@ -43,12 +44,11 @@ class BlockLDLT {
     /// x = A⁻¹ b with the last successful factorisation.
     void solve(const VecX& b, VecX& x) const;
 
-    Eigen::Index size() const { return n_; }
     int num_groups() const { return num_groups_; }  ///< column groups found
     int num_supernodes() const { return static_cast<int>(width_.size()); }
     std::size_t factor_entries() const { return values_.size(); }  ///< stored entries of L
     /// Negative pivots of the last factorisation (0 for a positive definite matrix).
-    int negative_pivots() const { return negative_pivots_; }
+    int negative_pivots() const;
 
   private:
     struct Scratch;
@@ -80,7 +80,6 @@ class BlockLDLT {
     // diagonal block the unit lower triangle of L (the upper triangle is scratch), and D.
     std::vector<double> values_;
     std::vector<double> d_;
-    int negative_pivots_ = 0;
     std::unique_ptr<Numeric> numeric_;
 };
 
