@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "broad_phase/random_scene.hpp"
 #include "concord/collision/broad_phase/body_parts.hpp"
@@ -87,34 +88,111 @@ TEST(BodyParts, APrimitiveAsLargeAsItsBodyStaysInAPartOfItsOwn) {
         if (!part.empty()) EXPECT_LT(part.extent().x(), 0.5);
 }
 
-TEST(BodyParts, UpdatingOneBodyEqualsBuildingAgain) {
+namespace {
+
+// Every primitive of every body is in exactly one part of its body, and each part's box is the
+// union of its primitives' boxes (exactly; an empty part has an empty box).
+void expect_parts_unite_their_members(const BodyParts& parts, std::span<const int> body_of,
+                                      const std::vector<AABB>& boxes, const std::string& where) {
+    std::vector<int> seen(body_of.size(), 0);
+    for (int b = 0; b < parts.num_bodies(); ++b) {
+        std::size_t members = 0;
+        int p = 0;
+        parts.for_each_part(b, [&](const AABB& part, std::span<const int> ids) {
+            ASSERT_EQ(part.min, parts.of(b)[static_cast<std::size_t>(p)].min) << where;
+            const std::span<const int> same = parts.part_members(b, p++);
+            ASSERT_EQ(same.data(), ids.data()) << where;
+            AABB united;
+            for (int i : ids) {
+                EXPECT_EQ(body_of[static_cast<std::size_t>(i)], b) << where;
+                ++seen[static_cast<std::size_t>(i)];
+                united.expand(boxes[static_cast<std::size_t>(i)]);
+            }
+            members += ids.size();
+            if (ids.empty()) {
+                EXPECT_TRUE(part.empty()) << where;
+                return;
+            }
+            EXPECT_EQ(part.min, united.min) << where << " body " << b;
+            EXPECT_EQ(part.max, united.max) << where << " body " << b;
+        });
+        EXPECT_EQ(members, parts.members(b).size()) << where;
+    }
+    for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << where << " item " << i;
+}
+
+}  // namespace
+
+TEST(BodyParts, PartsHoldEachPrimitiveOnceAndUniteTheirBoxes) {
+    for (int seed = 0; seed < 10; ++seed) {
+        std::mt19937 rng(static_cast<unsigned>(300 + seed));
+        const Scene s = test::random_scene(
+            rng, {.min_bodies = 2, .max_bodies = 10, .max_vertices_per_body = 150});
+        const Boxes b = boxes_of(s, s.x0, s.x1);
+        BodyParts parts;
+        parts.build(s.mesh.face_body, b.face, b.body);
+        expect_parts_unite_their_members(parts, s.mesh.face_body, b.face,
+                                         "seed " + std::to_string(seed));
+    }
+}
+
+TEST(BodyParts, UpdatingOneBodyKeepsItsPrimitivesInTheirParts) {
+    // An update unites each part's primitives' new boxes (the parts stay exact bounds); the
+    // other bodies' parts do not change; a body moved without turning gets the parts a new
+    // build gives it (its primitives stay in the same cells).
+    int turned = 0;
     for (int seed = 0; seed < 10; ++seed) {
         std::mt19937 rng(static_cast<unsigned>(100 + seed));
         const Scene s = test::random_scene(
             rng, {.min_bodies = 3, .max_bodies = 10, .max_vertices_per_body = 120});
         const int n = test::num_bodies(s);
         const Boxes before = boxes_of(s, s.x0, s.x0);
-        // Body `moved` goes to x1; the others stay.
+        // Body `moved` goes to x1 (turned and moved); body `shifted` is translated.
         const int moved = static_cast<int>(rng() % static_cast<unsigned>(n));
+        const int shifted = (moved + 1) % n;
+        const Vec3 shift(0.3, -0.2, 0.1);
         Vertices x = s.x0;
-        for (Eigen::Index v = 0; v < x.rows(); ++v)
-            if (s.mesh.vertex_body[static_cast<std::size_t>(v)] == moved) x.row(v) = s.x1.row(v);
+        for (Eigen::Index v = 0; v < x.rows(); ++v) {
+            const int body = s.mesh.vertex_body[static_cast<std::size_t>(v)];
+            if (body == moved) x.row(v) = s.x1.row(v);
+            if (body == shifted) x.row(v) += shift.transpose();
+        }
         const Boxes after = boxes_of(s, x, x);
         BodyParts updated, built;
         updated.build(s.mesh.edge_body, before.edge, before.body);
         std::vector<std::uint8_t> flags(static_cast<std::size_t>(n), 0);
         flags[static_cast<std::size_t>(moved)] = 1;
-        updated.update(after.edge, after.body, flags);
+        flags[static_cast<std::size_t>(shifted)] = 1;
+        updated.update(after.edge, flags);
+        const std::string where = "seed " + std::to_string(seed);
+        expect_parts_unite_their_members(updated, s.mesh.edge_body, after.edge, where);
+        BodyParts original;
+        original.build(s.mesh.edge_body, before.edge, before.body);
         built.build(s.mesh.edge_body, after.edge, after.body);
         for (int b = 0; b < n; ++b) {
-            const auto u = updated.of(b), f = built.of(b);
+            const auto u = updated.of(b), f = built.of(b), o = original.of(b);
             ASSERT_EQ(u.size(), f.size());
+            bool same_as_built = true;
             for (std::size_t k = 0; k < u.size(); ++k) {
-                EXPECT_EQ(u[k].min, f[k].min) << "seed " << seed << " body " << b;
-                EXPECT_EQ(u[k].max, f[k].max) << "seed " << seed << " body " << b;
+                same_as_built = same_as_built && u[k].min == f[k].min && u[k].max == f[k].max;
+                if (b != moved && b != shifted) {
+                    EXPECT_EQ(u[k].min, o[k].min) << where << " body " << b;
+                    EXPECT_EQ(u[k].max, o[k].max) << where << " body " << b;
+                }
             }
+            if (b == shifted) {
+                // Cell boundaries move with the body box; rounding aside, no primitive changes
+                // its cell, so the parts are the ones a build makes up to rounding.
+                for (std::size_t k = 0; k < u.size(); ++k) {
+                    if (f[k].empty()) continue;
+                    EXPECT_LT((u[k].min - f[k].min).norm(), 1e-12) << where;
+                    EXPECT_LT((u[k].max - f[k].max).norm(), 1e-12) << where;
+                }
+            }
+            if (b == moved && !same_as_built) ++turned;
         }
     }
+    EXPECT_GT(turned, 0);  // some turned body keeps parts a new build would not make
 }
 
 TEST(NearParts, NeverMissesABoxOfANearBody) {
@@ -157,4 +235,40 @@ TEST(NearParts, NeverMissesABoxOfANearBody) {
         }
     }
     EXPECT_GT(overlapping, 100u);  // not a test of empty lists
+}
+
+TEST(NearParts, GatherListsThePartsThatAContainedBoxCanMeet) {
+    // For a box inside `region`, overlapping some listed part of the body is the same as
+    // overlapping one of the parts gather(region) returns.
+    std::size_t hits = 0;
+    for (int seed = 0; seed < 20; ++seed) {
+        std::mt19937 rng(static_cast<unsigned>(400 + seed));
+        const Scene s = test::random_scene(
+            rng, {.min_bodies = 2, .max_bodies = 10, .max_vertices_per_body = 120});
+        const int n = test::num_bodies(s);
+        const Boxes b = boxes_of(s, s.x0, s.x1);
+        BodyParts faces, vertices;
+        faces.build(s.mesh.face_body, b.face, b.body);
+        vertices.build(s.mesh.vertex_body, b.vertex, b.body);
+        NearParts near;
+        near.build(faces, b.body, [&](int body, auto&& visit) {
+            for (int c = 0; c < n; ++c)
+                if (c != body) visit(c);
+        });
+        std::vector<AABB> reach;
+        for (int body = 0; body < n; ++body)
+            vertices.for_each_part(body, [&](const AABB& part, std::span<const int> ids) {
+                reach.clear();
+                near.gather(body, part, reach);
+                for (const AABB& r : reach) EXPECT_TRUE(r.overlaps(part));
+                for (int v : ids) {
+                    const AABB& box = b.vertex[static_cast<std::size_t>(v)];
+                    bool any = false;
+                    for (const AABB& r : reach) any = any || box.overlaps(r);
+                    EXPECT_EQ(any, near.overlaps(body, box)) << "seed " << seed << " v " << v;
+                    hits += any ? 1 : 0;
+                }
+            });
+    }
+    EXPECT_GT(hits, 100u);
 }

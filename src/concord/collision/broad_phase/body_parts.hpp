@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -60,10 +61,12 @@ struct BodyCells {
 /// most kExactParts of them has one part per primitive (a container's few walls, each primitive
 /// as large as a wall: grouped, they would cover the space the container holds); a larger one
 /// has kCells parts by place: its box cut into cells (the longest side halved first), a
-/// primitive in the cell of its box's centre, a part the union of a cell's boxes (empty for an
-/// empty cell). A primitive box that overlaps no part of a body overlaps none of its primitives.
-/// The slots of a body depend only on its primitive count, so one body's parts can be refreshed
-/// alone.
+/// primitive in the cell of its box's centre when built, a part the union of its primitives'
+/// boxes (empty for an empty cell). A primitive box that overlaps no part of a body overlaps
+/// none of its primitives, and none of a part's primitives when it misses the part's box.
+/// A refresh (update) keeps each primitive in its part and only unites the new boxes: the
+/// parts stay exact bounds, only looser after the body turned. The slots of a body depend
+/// only on its primitive count, so one body's parts can be refreshed alone.
 class BodyParts {
   public:
     static constexpr int kCells = BodyCells::kCells;
@@ -90,27 +93,34 @@ class BodyParts {
                 begin_[static_cast<std::size_t>(b)] + (count <= kExactParts ? count : kCells);
         }
         boxes_.resize(static_cast<std::size_t>(begin_.back()));
-        for (int b = 0; b < n; ++b) fill(b, box_of, body_boxes[static_cast<std::size_t>(b)]);
+        part_first_.resize(boxes_.size() + 1);
+        part_first_.back() = static_cast<int>(members_.items.size());
+        // Each body sorts its own primitives into its own parts: in parallel.
+        tbb::parallel_for(0, n, [&](int b) {
+            assign(b, box_of, body_boxes[static_cast<std::size_t>(b)]);
+        });
     }
-    /// Refills the parts of the bodies flagged in `bodies` (same primitives as in build, new
+    /// Refreshes the parts of the bodies flagged in `bodies` (same primitives as in build, new
     /// boxes).
-    void update(std::span<const AABB> boxes, std::span<const AABB> body_boxes,
-                const std::vector<std::uint8_t>& bodies) {
-        update_with([boxes](int i) { return boxes[static_cast<std::size_t>(i)]; }, body_boxes,
-                    bodies);
+    void update(std::span<const AABB> boxes, const std::vector<std::uint8_t>& bodies) {
+        update_with([boxes](int i) { return boxes[static_cast<std::size_t>(i)]; }, bodies);
     }
     template <class BoxOf>
-    void update_with(BoxOf&& box_of, std::span<const AABB> body_boxes,
-                     const std::vector<std::uint8_t>& bodies) {
+    void update_with(BoxOf&& box_of, const std::vector<std::uint8_t>& bodies) {
         // Each body fills its own parts: in parallel.
         tbb::parallel_for(0, num_bodies(), [&](int b) {
-            if (bodies[static_cast<std::size_t>(b)] != 0)
-                fill(b, box_of, body_boxes[static_cast<std::size_t>(b)]);
+            if (bodies[static_cast<std::size_t>(b)] == 0) return;
+            for (int s = begin_[static_cast<std::size_t>(b)];
+                 s < begin_[static_cast<std::size_t>(b) + 1]; ++s) {
+                AABB part;
+                for (int i : slot_members(s)) part.expand(box_of(i));
+                boxes_[static_cast<std::size_t>(s)] = part;
+            }
         });
     }
 
     int num_bodies() const { return static_cast<int>(begin_.size()) - 1; }
-    /// Body b's primitives (as built).
+    /// Body b's primitives, part by part.
     std::span<const int> members(int b) const { return members_.of(b); }
     /// Body b's parts.
     std::span<const AABB> of(int b) const {
@@ -119,27 +129,66 @@ class BodyParts {
             static_cast<std::size_t>(begin_[static_cast<std::size_t>(b) + 1] -
                                      begin_[static_cast<std::size_t>(b)]));
     }
+    /// Calls f(part box, its primitives) for each part of body b.
+    template <class F>
+    void for_each_part(int b, F&& f) const {
+        for (int s = begin_[static_cast<std::size_t>(b)];
+             s < begin_[static_cast<std::size_t>(b) + 1]; ++s)
+            f(boxes_[static_cast<std::size_t>(s)], slot_members(s));
+    }
+    /// The primitives of body b's part p (of(b)[p]).
+    std::span<const int> part_members(int b, int p) const {
+        return slot_members(begin_[static_cast<std::size_t>(b)] + p);
+    }
 
   private:
+    /// The primitives of part slot s.
+    std::span<const int> slot_members(int s) const {
+        const int first = part_first_[static_cast<std::size_t>(s)];
+        return {members_.items.data() + first,
+                static_cast<std::size_t>(part_first_[static_cast<std::size_t>(s) + 1] - first)};
+    }
+    /// Sorts body b's primitives into its parts (members_ reordered within b) and sets the parts.
     template <class BoxOf>
-    void fill(int b, BoxOf& box_of, const AABB& body_box) {
-        const std::span<const int> members = members_.of(b);
-        AABB* parts = boxes_.data() + begin_[static_cast<std::size_t>(b)];
-        if (members.size() <= static_cast<std::size_t>(kExactParts)) {
-            for (std::size_t k = 0; k < members.size(); ++k) parts[k] = box_of(members[k]);
+    void assign(int b, BoxOf& box_of, const AABB& body_box) {
+        const auto bi = static_cast<std::size_t>(b);
+        int* items = members_.items.data() + members_.begin[bi];
+        const int count = members_.begin[bi + 1] - members_.begin[bi];
+        AABB* parts = boxes_.data() + begin_[bi];
+        int* first = part_first_.data() + begin_[bi];
+        if (count <= kExactParts) {
+            for (int k = 0; k < count; ++k) {
+                parts[k] = box_of(items[k]);
+                first[k] = members_.begin[bi] + k;
+            }
             return;
         }
         std::fill(parts, parts + kCells, AABB{});
         const BodyCells grid(body_box);
-        for (int i : members) {
-            const AABB box = box_of(i);
-            parts[grid.cell(box)].expand(box);
+        std::vector<int> cell(static_cast<std::size_t>(count));
+        std::array<int, kCells + 1> start{};
+        for (int k = 0; k < count; ++k) {
+            const AABB box = box_of(items[k]);
+            const int c = grid.cell(box);
+            parts[c].expand(box);
+            cell[static_cast<std::size_t>(k)] = c;
+            ++start[static_cast<std::size_t>(c) + 1];
         }
+        for (int c = 0; c < kCells; ++c) {
+            start[static_cast<std::size_t>(c) + 1] += start[static_cast<std::size_t>(c)];
+            first[c] = members_.begin[bi] + start[static_cast<std::size_t>(c)];
+        }
+        // A stable counting sort: within a part, index order.
+        const std::vector<int> old(items, items + count);
+        for (int k = 0; k < count; ++k)
+            items[start[static_cast<std::size_t>(cell[static_cast<std::size_t>(k)])]++] =
+                old[static_cast<std::size_t>(k)];
     }
 
-    PrimitivesByBody members_;
-    std::vector<int> begin_;
-    std::vector<AABB> boxes_;
+    PrimitivesByBody members_;       // each body's primitives, by part
+    std::vector<int> begin_;         // body b's part slots: [begin_[b], begin_[b + 1])
+    std::vector<AABB> boxes_;        // per slot, its part's box
+    std::vector<int> part_first_;    // per slot, where its primitives start in members_.items
 };
 
 /// Per body, the parts of other bodies that overlap its box, grouped by the other body under
@@ -177,6 +226,19 @@ class NearParts {
         }
         return false;
     }
+    /// Appends to `out` the parts listed for b that overlap `box`: a box inside `box` can only
+    /// overlap one of those (a primitive's box inside its part's).
+    void gather(int b, const AABB& box, std::vector<AABB>& out) const {
+        for (int g = body_begin_[static_cast<std::size_t>(b)];
+             g < body_begin_[static_cast<std::size_t>(b) + 1]; ++g) {
+            if (!box.overlaps(group_box_[static_cast<std::size_t>(g)])) continue;
+            for (int p = group_begin_[static_cast<std::size_t>(g)];
+                 p < group_begin_[static_cast<std::size_t>(g) + 1]; ++p)
+                if (box.overlaps(parts_[static_cast<std::size_t>(p)]))
+                    out.push_back(parts_[static_cast<std::size_t>(p)]);
+        }
+    }
+
   private:
     void add_group(const AABB& box, std::span<const AABB> parts);
 

@@ -184,9 +184,9 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
             body.expand(box);
         }
     });
-    parts_[0].update(envelope_vertex_boxes_, body_box_, moved);
-    parts_[1].update_with([&](int e) { return envelope_box(mesh, 1, e); }, body_box_, moved);
-    parts_[2].update_with([&](int f) { return envelope_box(mesh, 2, f); }, body_box_, moved);
+    parts_[0].update(envelope_vertex_boxes_, moved);
+    parts_[1].update_with([&](int e) { return envelope_box(mesh, 1, e); }, moved);
+    parts_[2].update_with([&](int f) { return envelope_box(mesh, 2, f); }, moved);
 
     // Per body, the other bodies whose box meets its own where one of the two moved:
     // `moved_near[b]` the moved ones, `partners[m]` of a moved body all of them. A primitive of
@@ -231,25 +231,39 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     });
     auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
 
-    // A moved body's primitives of one kind that can meet another body's, for its tree.
+    // Body b's primitives of one kind whose envelope box overlaps one of the parts `near` lists
+    // for b, with their boxes: each part of b is matched against the listed parts first, and
+    // only a part that meets some has its primitives tested (against those it meets).
     struct Boxed {
         int id;
         AABB box;
     };
+    auto near_primitives = [&](int kind, const NearParts& near, int b, std::vector<Boxed>& out) {
+        std::vector<AABB> reach;
+        parts_[static_cast<std::size_t>(kind)].for_each_part(
+            b, [&](const AABB& part, std::span<const int> members) {
+                reach.clear();
+                near.gather(b, part, reach);
+                if (reach.empty()) return;
+                for (int i : members) {
+                    const AABB box = envelope_box(mesh, kind, i);
+                    if (std::any_of(reach.begin(), reach.end(),
+                                    [&](const AABB& r) { return box.overlaps(r); }))
+                        out.push_back({i, box});
+                }
+            });
+    };
+    // A moved body's primitives of one kind that can meet another body's, for its tree: per
+    // moved body in parallel, then joined in body order.
     struct Moved {
         std::vector<int> index, group;
         std::vector<AABB> boxes;
     };
     auto collect = [&](int kind) {
-        // Per moved body in parallel, then joined in body order.
         std::vector<std::vector<Boxed>> kept(moved_ids.size());
         tbb::parallel_for(std::size_t(0), moved_ids.size(), [&](std::size_t k) {
-            const int b = moved_ids[k];
-            for (int i : parts_[static_cast<std::size_t>(kind)].members(b)) {
-                const AABB box = envelope_box(mesh, kind, i);
-                if (near_moved_[static_cast<std::size_t>(kind)].overlaps(b, box))
-                    kept[k].push_back({i, box});
-            }
+            near_primitives(kind, near_moved_[static_cast<std::size_t>(kind)], moved_ids[k],
+                            kept[k]);
         });
         Moved out;
         for (std::size_t k = 0; k < moved_ids.size(); ++k)
@@ -270,29 +284,27 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
                          [&] { moved_edges_.build(moved_edges.boxes, moved_edges.group); },
                          [&] { moved_faces_.build(moved_faces.boxes, moved_faces.group); });
 
-    // The primitives of one kind of the bodies near a moved one (those that did not move
-    // themselves, with `still`), in body order.
+    // The primitives of one kind of the bodies near a moved one (not those that moved
+    // themselves, with `still`) that can meet a moved body's, with their boxes, in body order.
     auto near_members = [&](int kind, bool still) {
-        std::vector<int> out;
-        for (int b = 0; b < num_bodies_; ++b)
-            if (is_near(b) && !(still && is_moved(b))) {
-                const std::span<const int> m = parts_[static_cast<std::size_t>(kind)].members(b);
-                out.insert(out.end(), m.begin(), m.end());
-            }
-        return out;
+        std::vector<std::vector<Boxed>> lists(static_cast<std::size_t>(num_bodies_));
+        tbb::parallel_for(0, num_bodies_, [&](int b) {
+            if (is_near(b) && !(still && is_moved(b)))
+                near_primitives(kind, near_query_[static_cast<std::size_t>(kind)], b,
+                                lists[static_cast<std::size_t>(b)]);
+        });
+        return broad_phase_detail::concatenate(lists);
     };
-    const std::vector<int> query_vertices = near_members(0, false);
-    const std::vector<int> query_edges = near_members(1, false);
-    const std::vector<int> query_faces = near_members(2, true);
+    const std::vector<Boxed> query_vertices = near_members(0, false);
+    const std::vector<Boxed> query_edges = near_members(1, false);
+    const std::vector<Boxed> query_faces = near_members(2, true);
     // Point-triangle pairs with a moved face (any vertex), then with a moved vertex and a face
     // that did not move: each such pair is found exactly once.
     std::vector<PointTriangleCandidate> point_triangle = sorted_query<PointTriangleCandidate>(
         static_cast<int>(query_vertices.size()),
         [&](int k, std::vector<PointTriangleCandidate>& out) {
-            const int v = query_vertices[static_cast<std::size_t>(k)];
+            const auto& [v, box] = query_vertices[static_cast<std::size_t>(k)];
             const int bv = vertex_body[static_cast<std::size_t>(v)];
-            const AABB& box = envelope_vertex_boxes_[static_cast<std::size_t>(v)];
-            if (!near_query_[0].overlaps(bv, box)) return;
             moved_faces_.query(box, bv, [&](int leaf) {
                 const int f = faces[static_cast<std::size_t>(leaf)];
                 if (allowed(bv, face_body[static_cast<std::size_t>(f)])) out.push_back({v, f});
@@ -302,10 +314,8 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
         sorted_query<PointTriangleCandidate>(
             static_cast<int>(query_faces.size()),
             [&](int k, std::vector<PointTriangleCandidate>& out) {
-                const int f = query_faces[static_cast<std::size_t>(k)];
+                const auto& [f, box] = query_faces[static_cast<std::size_t>(k)];
                 const int bf = face_body[static_cast<std::size_t>(f)];
-                const AABB box = envelope_box(mesh, 2, f);
-                if (!near_query_[2].overlaps(bf, box)) return;
                 moved_vertices_.query(box, bf, [&](int leaf) {
                     const int v = vertices[static_cast<std::size_t>(leaf)];
                     if (allowed(vertex_body[static_cast<std::size_t>(v)], bf))
@@ -322,10 +332,8 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     // its lower edge only.
     const std::vector<EdgeEdgeCandidate> edge_edge = sorted_query<EdgeEdgeCandidate>(
         static_cast<int>(query_edges.size()), [&](int k, std::vector<EdgeEdgeCandidate>& out) {
-            const int e = query_edges[static_cast<std::size_t>(k)];
+            const auto& [e, box] = query_edges[static_cast<std::size_t>(k)];
             const int be = edge_body[static_cast<std::size_t>(e)];
-            const AABB box = envelope_box(mesh, 1, e);
-            if (!near_query_[1].overlaps(be, box)) return;
             const bool e_moved = is_moved(be);
             moved_edges_.query(box, be,
                                [&](int leaf) {
