@@ -1,6 +1,7 @@
 #include "concord/collision/broad_phase/body_pairs.hpp"
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -84,8 +85,10 @@ std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mes
     int num_bodies = 0;
     for (const auto* ids : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
         for (int b : *ids) num_bodies = std::max(num_bodies, b + 1);
-    const PrimitivesByBody vertices(mesh.vertex_body, num_bodies),
-        edges(mesh.edge_body, num_bodies), faces(mesh.face_body, num_bodies);
+    PrimitivesByBody vertices, edges, faces;
+    tbb::parallel_invoke([&] { vertices = PrimitivesByBody(mesh.vertex_body, num_bodies); },
+                         [&] { edges = PrimitivesByBody(mesh.edge_body, num_bodies); },
+                         [&] { faces = PrimitivesByBody(mesh.face_body, num_bodies); });
 
     // A body's box holds every box of its primitives (an edge's or face's box is the union of
     // its vertices' boxes).

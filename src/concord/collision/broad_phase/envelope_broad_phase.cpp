@@ -3,6 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <limits>
@@ -42,7 +43,7 @@ std::vector<Pair> sorted_query(int n, Find&& find) {
         for (int i = begin; i < end; ++i) find(i, blocks[b]);
     });
     std::vector<Pair> all = broad_phase_detail::concatenate(blocks);
-    std::sort(all.begin(), all.end());
+    tbb::parallel_sort(all.begin(), all.end());  // distinct pairs: one order on any thread count
     return all;
 }
 
@@ -122,40 +123,49 @@ void EnvelopeBroadPhase::build_parts(const CollisionMesh& mesh) {
 
 void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
     // In increasing index, with each listed primitive's place in its list (where a query keeps
-    // its box: the boxes take the pairs' primitives' room, not every primitive's).
-    auto list = [&](int count, auto&& mark_pairs, std::vector<int>& used, std::vector<int>& slot) {
-        marks_.assign(static_cast<std::size_t>(count), 0);
-        mark_pairs();
+    // its box: the boxes take the pairs' primitives' room, not every primitive's). The three
+    // kinds are independent (each its own marks): in parallel.
+    auto list = [&](int count, auto&& mark_pairs, std::vector<std::uint8_t>& marks,
+                    std::vector<int>& used, std::vector<int>& slot) {
+        marks.assign(static_cast<std::size_t>(count), 0);
+        mark_pairs(marks);
         used.clear();
         for (int i = 0; i < count; ++i)
-            if (marks_[static_cast<std::size_t>(i)] != 0) used.push_back(i);
+            if (marks[static_cast<std::size_t>(i)] != 0) used.push_back(i);
         slot.resize(static_cast<std::size_t>(count));
         for (std::size_t k = 0; k < used.size(); ++k)
             slot[static_cast<std::size_t>(used[k])] = static_cast<int>(k);
     };
-    list(
-        mesh.num_vertices(),
+    tbb::parallel_invoke(
         [&] {
-            for (const PointTriangleCandidate& c : cached_.point_triangle)
-                marks_[static_cast<std::size_t>(c.vertex)] = 1;
+            list(
+                mesh.num_vertices(),
+                [&](std::vector<std::uint8_t>& marks) {
+                    for (const PointTriangleCandidate& c : cached_.point_triangle)
+                        marks[static_cast<std::size_t>(c.vertex)] = 1;
+                },
+                marks_[0], used_vertices_, vertex_slot_);
         },
-        used_vertices_, vertex_slot_);
-    list(
-        mesh.num_faces(),
         [&] {
-            for (const PointTriangleCandidate& c : cached_.point_triangle)
-                marks_[static_cast<std::size_t>(c.face)] = 1;
+            list(
+                mesh.num_faces(),
+                [&](std::vector<std::uint8_t>& marks) {
+                    for (const PointTriangleCandidate& c : cached_.point_triangle)
+                        marks[static_cast<std::size_t>(c.face)] = 1;
+                },
+                marks_[1], used_faces_, face_slot_);
         },
-        used_faces_, face_slot_);
-    list(
-        mesh.num_edges(),
         [&] {
-            for (const EdgeEdgeCandidate& c : cached_.edge_edge) {
-                marks_[static_cast<std::size_t>(c.edge_a)] = 1;
-                marks_[static_cast<std::size_t>(c.edge_b)] = 1;
-            }
-        },
-        used_edges_, edge_slot_);
+            list(
+                mesh.num_edges(),
+                [&](std::vector<std::uint8_t>& marks) {
+                    for (const EdgeEdgeCandidate& c : cached_.edge_edge) {
+                        marks[static_cast<std::size_t>(c.edge_a)] = 1;
+                        marks[static_cast<std::size_t>(c.edge_b)] = 1;
+                    }
+                },
+                marks_[2], used_edges_, edge_slot_);
+        });
 }
 
 void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
@@ -510,6 +520,33 @@ void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionM
     list_used(mesh);
 }
 
+std::vector<std::uint8_t> EnvelopeBroadPhase::left_envelope(const CollisionMesh& mesh,
+                                                             const Vertices& x0,
+                                                             const Vertices& x1) const {
+    std::vector<std::uint8_t> moved(static_cast<std::size_t>(num_bodies_), 0);
+    auto leaves = [&](Eigen::Index v) {
+        return outside(x0, lo_, hi_, v) || outside(x1, lo_, hi_, v);
+    };
+    const bool consecutive = std::all_of(vertices_of_.count.begin(), vertices_of_.count.end(),
+                                         [](int c) { return c >= 0; });
+    if (!consecutive) {
+        for (Eigen::Index v = 0; v < x0.rows(); ++v)
+            if (leaves(v)) moved[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])] = 1;
+        return moved;
+    }
+    // Each body its own vertices (consecutive): in parallel.
+    tbb::parallel_for(0, num_bodies_, [&](int b) {
+        const int first = vertices_of_.first[static_cast<std::size_t>(b)];
+        const int end = first + vertices_of_.count[static_cast<std::size_t>(b)];
+        for (int v = first; v < end; ++v)
+            if (leaves(v)) {
+                moved[static_cast<std::size_t>(b)] = 1;
+                return;
+            }
+    });
+    return moved;
+}
+
 Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x0,
                                     const Vertices& x1, const BroadPhaseParams& params,
                                     const Vertices* ahead) {
@@ -538,14 +575,8 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
         changed = true;
     } else {
         // The bodies with a vertex whose segment leaves the envelope.
-        std::vector<std::uint8_t> moved(static_cast<std::size_t>(num_bodies_), 0);
-        bool any = false;
-        for (Eigen::Index v = 0; v < x0.rows(); ++v)
-            if (outside(x0, lo_, hi_, v) || outside(x1, lo_, hi_, v)) {
-                moved[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])] = 1;
-                any = true;
-            }
-        if (any) {
+        const std::vector<std::uint8_t> moved = left_envelope(mesh, x0, x1);
+        if (std::find(moved.begin(), moved.end(), std::uint8_t{1}) != moved.end()) {
             set_envelope(mesh, x0, x1, ahead, params.dhat, moved);
             update_bodies(mesh, params, moved);
             changed = true;
@@ -585,14 +616,27 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
                   int i) -> const AABB& {
         return boxes[static_cast<std::size_t>(slot[static_cast<std::size_t>(i)])];
     };
+    // In blocks of the cached order, joined in that order.
+    auto kept = [](const auto& pairs, auto&& overlaps) {
+        using Pair = typename std::decay_t<decltype(pairs)>::value_type;
+        constexpr std::size_t kBlock = 8192;
+        std::vector<std::vector<Pair>> blocks((pairs.size() + kBlock - 1) / kBlock);
+        tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+            const std::size_t end = std::min(pairs.size(), (b + 1) * kBlock);
+            for (std::size_t i = b * kBlock; i < end; ++i)
+                if (overlaps(pairs[i])) blocks[b].push_back(pairs[i]);
+        });
+        return broad_phase_detail::concatenate(blocks);
+    };
     Candidates out;
-    for (const PointTriangleCandidate& c : cached_.point_triangle)
-        if (box(vertex_boxes_, vertex_slot_, c.vertex)
-                .overlaps(box(face_boxes_, face_slot_, c.face)))
-            out.point_triangle.push_back(c);
-    for (const EdgeEdgeCandidate& c : cached_.edge_edge)
-        if (box(edge_boxes_, edge_slot_, c.edge_a).overlaps(box(edge_boxes_, edge_slot_, c.edge_b)))
-            out.edge_edge.push_back(c);
+    out.point_triangle = kept(cached_.point_triangle, [&](const PointTriangleCandidate& c) {
+        return box(vertex_boxes_, vertex_slot_, c.vertex)
+            .overlaps(box(face_boxes_, face_slot_, c.face));
+    });
+    out.edge_edge = kept(cached_.edge_edge, [&](const EdgeEdgeCandidate& c) {
+        return box(edge_boxes_, edge_slot_, c.edge_a)
+            .overlaps(box(edge_boxes_, edge_slot_, c.edge_b));
+    });
     last_answer_ = out.size();
     return out;
 }

@@ -82,6 +82,9 @@ class EnvelopeBroadPhase {
     /// Lists the vertices, edges and faces that some cached pair names (after the cache changes):
     /// a query computes the swept boxes of those only.
     void list_used(const CollisionMesh& mesh);
+    /// Per body, whether a vertex of it lies outside its envelope box at x0 or x1.
+    std::vector<std::uint8_t> left_envelope(const CollisionMesh& mesh, const Vertices& x0,
+                                            const Vertices& x1) const;
     /// Re-queries the pairs with a primitive of a flagged body against the current envelope.
     void update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
                        const std::vector<std::uint8_t>& moved);
@@ -120,7 +123,7 @@ class EnvelopeBroadPhase {
     std::vector<int> used_vertices_, used_edges_, used_faces_;  // named by a cached pair
     std::vector<int> vertex_slot_, edge_slot_, face_slot_;      // a used primitive's place there
     std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;  // theirs on the queried segment
-    std::vector<std::uint8_t> marks_;                             // list_used's scratch
+    std::array<std::vector<std::uint8_t>, 3> marks_;              // list_used's scratch
     /// The envelope's vertex boxes; an edge's or face's is the union of its vertices' (as the
     /// swept boxes of a fresh query are), computed where needed (envelope_box).
     std::vector<AABB> envelope_vertex_boxes_;
