@@ -2,13 +2,18 @@
 // sequence of Newton-like segments, and most queries reuse the envelope.
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+
 #include <limits>
 #include <random>
 #include <stdexcept>
 
 #include "broad_phase/random_scene.hpp"
 #include "concord/collision/broad_phase/brute_force.hpp"
+#include "concord/collision/broad_phase/body_parts.hpp"
+#include "concord/collision/broad_phase/collision_mesh.hpp"
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
+#include "concord/geometry/primitives.hpp"
 #include "concord/math/error.hpp"
 
 using namespace concord;
@@ -312,4 +317,72 @@ TEST(EnvelopeBroadPhase, OneBodyKeepsNoEnvelope) {
     const Candidates expected = brute_force_candidates(two.mesh, two.x0, two.x1, params);
     EXPECT_EQ(found.point_triangle, expected.point_triangle);
     EXPECT_EQ(found.edge_edge, expected.edge_edge);
+}
+
+// A jammed pile of icospheres (80 faces and 120 edges each: every body's primitives are cut
+// into BodyParts cells) that turn and drift: the bodies that leave their envelopes are
+// updated pair by pair of bodies, part by part, with parts built before the bodies turned (a
+// refresh keeps each primitive in its part); every answer equals brute force.
+TEST(EnvelopeBroadPhase, APileOfTurningSpheresMatchesBruteForce) {
+    const TriMesh sphere = icosphere(0.1, 1);
+    ASSERT_GT(sphere.edges.rows(), BodyParts::kExactParts);
+    constexpr int kSide = 3;
+    const double spacing = 0.2;  // touching (the broad phase does not mind overlaps)
+    CollisionMesh mesh;
+    std::vector<Vec3> centres;
+    std::vector<const TriMesh*> meshes;
+    for (int i = 0; i < kSide * kSide * kSide; ++i) {
+        centres.emplace_back(spacing * (i % kSide), spacing * ((i / kSide) % kSide),
+                             spacing * (i / (kSide * kSide)));
+        meshes.push_back(&sphere);
+    }
+    append_bodies(mesh, 0, meshes);
+    const int n = static_cast<int>(centres.size());
+    const auto nv = static_cast<int>(sphere.vertices.rows());
+    // Body b turned by angle[b] about axis[b] and moved by shift[b].
+    auto place = [&](const std::vector<double>& angle, const std::vector<Vec3>& axis,
+                     const std::vector<Vec3>& shift) {
+        Vertices x(static_cast<Eigen::Index>(n) * nv, 3);
+        for (int b = 0; b < n; ++b) {
+            const Eigen::Matrix3d r = Eigen::AngleAxisd(angle[static_cast<std::size_t>(b)],
+                                                        axis[static_cast<std::size_t>(b)])
+                                          .toRotationMatrix();
+            for (int v = 0; v < nv; ++v)
+                x.row(static_cast<Eigen::Index>(b) * nv + v) =
+                    (r * sphere.vertices.row(v).transpose() + centres[static_cast<std::size_t>(b)] +
+                     shift[static_cast<std::size_t>(b)])
+                        .transpose();
+        }
+        return x;
+    };
+    std::mt19937 rng(7);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<double> angle(static_cast<std::size_t>(n), 0.0);
+    std::vector<Vec3> axis(static_cast<std::size_t>(n), Vec3::UnitY());
+    std::vector<Vec3> shift(static_cast<std::size_t>(n), Vec3::Zero());
+    for (auto& a : axis) a = Vec3(normal(rng), normal(rng), normal(rng)).normalized();
+    BroadPhaseParams params;
+    params.dhat = 1e-3;
+    EnvelopeBroadPhase envelope;
+    Vertices x = place(angle, axis, shift);
+    std::size_t total = 0;
+    for (int k = 0; k < 12; ++k) {
+        // Every body turns by up to ~0.1 rad per query (0.01 m at the surface, ten times dhat)
+        // and drifts; every fourth query a few bodies turn far (their parts go stale).
+        for (int b = 0; b < n; ++b) {
+            const bool far = k % 4 == 3 && b % 5 == 0;
+            angle[static_cast<std::size_t>(b)] += (far ? 1.0 : 0.05) * normal(rng);
+            shift[static_cast<std::size_t>(b)] +=
+                2e-4 * Vec3(normal(rng), normal(rng), normal(rng));
+        }
+        const Vertices x_next = place(angle, axis, shift);
+        const Candidates found = envelope.find(mesh, x, x_next, params);
+        const Candidates expected = brute_force_candidates(mesh, x, x_next, params);
+        ASSERT_EQ(found.point_triangle, expected.point_triangle) << "k " << k;
+        ASSERT_EQ(found.edge_edge, expected.edge_edge) << "k " << k;
+        total += expected.size();
+        x = x_next;
+    }
+    EXPECT_GT(total, 1000u);
+    EXPECT_GT(envelope.partial_updates(), 3) << envelope.rebuilds();  // per-body updates, not rebuilds
 }

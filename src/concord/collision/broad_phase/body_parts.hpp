@@ -136,11 +136,6 @@ class BodyParts {
              s < begin_[static_cast<std::size_t>(b) + 1]; ++s)
             f(boxes_[static_cast<std::size_t>(s)], slot_members(s));
     }
-    /// The primitives of body b's part p (of(b)[p]).
-    std::span<const int> part_members(int b, int p) const {
-        return slot_members(begin_[static_cast<std::size_t>(b)] + p);
-    }
-
   private:
     /// The primitives of part slot s.
     std::span<const int> slot_members(int s) const {
@@ -226,19 +221,6 @@ class NearParts {
         }
         return false;
     }
-    /// Appends to `out` the parts listed for b that overlap `box`: a box inside `box` can only
-    /// overlap one of those (a primitive's box inside its part's).
-    void gather(int b, const AABB& box, std::vector<AABB>& out) const {
-        for (int g = body_begin_[static_cast<std::size_t>(b)];
-             g < body_begin_[static_cast<std::size_t>(b) + 1]; ++g) {
-            if (!box.overlaps(group_box_[static_cast<std::size_t>(g)])) continue;
-            for (int p = group_begin_[static_cast<std::size_t>(g)];
-                 p < group_begin_[static_cast<std::size_t>(g) + 1]; ++p)
-                if (box.overlaps(parts_[static_cast<std::size_t>(p)]))
-                    out.push_back(parts_[static_cast<std::size_t>(p)]);
-        }
-    }
-
   private:
     void add_group(const AABB& box, std::span<const AABB> parts);
 

@@ -15,8 +15,6 @@
 
 namespace concord {
 
-using broad_phase_detail::kQueryBlock;
-
 namespace {
 
 bool outside(const Vertices& x, const Vertices& lo, const Vertices& hi, Eigen::Index v) {
@@ -29,22 +27,6 @@ bool outside_of(const Vertices& x, Eigen::Index v, const Vertices& lo, const Ver
                 Eigen::Index w) {
     return (x.row(v).array() < lo.row(w).array()).any() ||
            (x.row(v).array() > hi.row(w).array()).any();
-}
-
-// Calls find(i, out) for i in [0, n) in blocks, each block appending to its own list, and
-// returns the lists' concatenation sorted (the order of the cached pairs).
-template <class Pair, class Find>
-std::vector<Pair> sorted_query(int n, Find&& find) {
-    std::vector<std::vector<Pair>> blocks(
-        static_cast<std::size_t>(broad_phase_detail::num_blocks(n)));
-    tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
-        const int begin = static_cast<int>(b) * kQueryBlock;
-        const int end = std::min(n, begin + kQueryBlock);
-        for (int i = begin; i < end; ++i) find(i, blocks[b]);
-    });
-    std::vector<Pair> all = broad_phase_detail::concatenate(blocks);
-    tbb::parallel_sort(all.begin(), all.end());  // distinct pairs: one order on any thread count
-    return all;
 }
 
 // `kept` (sorted) without the pairs `drop` rejects, merged with `added` (sorted, disjoint).
@@ -168,6 +150,53 @@ void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
         });
 }
 
+void EnvelopeBroadPhase::gather_part_primitives(const CollisionMesh& mesh, int kind, int body,
+                                                const AABB& region, std::vector<Boxed>& out,
+                                                std::vector<int>& begin) const {
+    out.clear();
+    begin.clear();
+    parts_[static_cast<std::size_t>(kind)].for_each_part(
+        body, [&](const AABB& part, std::span<const int> members) {
+            begin.push_back(static_cast<int>(out.size()));
+            if (!part.overlaps(region)) return;
+            for (int i : members) {
+                const AABB box = envelope_box(mesh, kind, i);
+                if (box.overlaps(region)) out.push_back({i, box});
+            }
+        });
+    begin.push_back(static_cast<int>(out.size()));
+}
+
+template <class Emit>
+void EnvelopeBroadPhase::body_pair_primitives(const CollisionMesh& mesh, int kind_a, int a,
+                                              int kind_b, int b, PairScratch& s,
+                                              Emit&& emit) const {
+    gather_part_primitives(mesh, kind_a, a, body_box_[static_cast<std::size_t>(b)], s.a,
+                           s.a_begin);
+    if (s.a.empty()) return;
+    gather_part_primitives(mesh, kind_b, b, body_box_[static_cast<std::size_t>(a)], s.b,
+                           s.b_begin);
+    if (s.b.empty()) return;
+    const std::span<const AABB> parts_a = parts_[static_cast<std::size_t>(kind_a)].of(a);
+    const std::span<const AABB> parts_b = parts_[static_cast<std::size_t>(kind_b)].of(b);
+    for (std::size_t pa = 0; pa < parts_a.size(); ++pa) {
+        const int a0 = s.a_begin[pa], a1 = s.a_begin[pa + 1];
+        if (a0 == a1) continue;
+        for (std::size_t pb = 0; pb < parts_b.size(); ++pb) {
+            const int b0 = s.b_begin[pb], b1 = s.b_begin[pb + 1];
+            if (b0 == b1 || !parts_a[pa].overlaps(parts_b[pb])) continue;
+            for (int i = a0; i < a1; ++i) {
+                const Boxed& x = s.a[static_cast<std::size_t>(i)];
+                if (!x.box.overlaps(parts_b[pb])) continue;
+                for (int j = b0; j < b1; ++j) {
+                    const Boxed& y = s.b[static_cast<std::size_t>(j)];
+                    if (x.box.overlaps(y.box)) emit(x.id, y.id);
+                }
+            }
+        }
+    }
+}
+
 void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
                                        const std::vector<std::uint8_t>& moved) {
     const auto& vertex_body = mesh.vertex_body;
@@ -177,13 +206,13 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     const BodyPairFilter& filter = params.body_pair_filter;
     auto allowed = [&](int a, int b) { return !filter || filter(a, b); };
 
-    // The moved bodies' new vertex envelope boxes (an edge's or a face's is the union of its
-    // corners', envelope_box), body boxes and parts.
+    // 1. The moved bodies' new vertex envelope boxes (an edge's or a face's is the union of its
+    //    corners', envelope_box), body boxes and parts; per moved body (each writes its own
+    //    boxes): in parallel.
     const double inflation = 0.5 * params.dhat;
     std::vector<int> moved_ids;
     for (int b = 0; b < num_bodies_; ++b)
         if (is_moved(b)) moved_ids.push_back(b);
-    // Per moved body (each writes its own boxes): in parallel.
     tbb::parallel_for(std::size_t(0), moved_ids.size(), [&](std::size_t k) {
         const int b = moved_ids[k];
         AABB& body = body_box_[static_cast<std::size_t>(b)];
@@ -198,164 +227,53 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     parts_[1].update_with([&](int e) { return envelope_box(mesh, 1, e); }, moved);
     parts_[2].update_with([&](int f) { return envelope_box(mesh, 2, f); }, moved);
 
-    // Per body, the other bodies whose box meets its own where one of the two moved:
-    // `moved_near[b]` the moved ones, `partners[m]` of a moved body all of them. A primitive of
-    // a kind enters the trees (is queried against them) only when its box meets a part of
-    // the kind it pairs with in one of its body's partners (moved bodies near it); a body
-    // near no moved body is skipped whole.
+    // 2. The body pairs with a moved body whose boxes overlap, each once: (m, c) with m moved
+    //    and c not, or both moved and m < c. Per body in parallel (its own list, in the tree's
+    //    order), joined in body order.
     std::vector<AABB> moved_boxes;
     for (int b : moved_ids) moved_boxes.push_back(body_box_[static_cast<std::size_t>(b)]);
     LBVH moved_bodies;
     moved_bodies.build(moved_boxes);
-    std::vector<std::vector<int>> moved_near(static_cast<std::size_t>(num_bodies_));
-    std::vector<std::vector<int>> partners(static_cast<std::size_t>(num_bodies_));
-    std::vector<std::uint8_t> near(static_cast<std::size_t>(num_bodies_), 0);
-    // Each body's moved neighbours in parallel (its own list, in the tree's order), then the
-    // partners in body order: the lists of a serial pass.
+    std::vector<std::vector<std::pair<int, int>>> near(static_cast<std::size_t>(num_bodies_));
     tbb::parallel_for(0, num_bodies_, [&](int b) {
         moved_bodies.query(body_box_[static_cast<std::size_t>(b)], [&](int leaf) {
             const int m = moved_ids[static_cast<std::size_t>(leaf)];
-            if (m != b) moved_near[static_cast<std::size_t>(b)].push_back(m);
+            if (m != b && (!is_moved(b) || m < b))
+                near[static_cast<std::size_t>(b)].emplace_back(m, b);
         });
     });
-    for (int b = 0; b < num_bodies_; ++b) {
-        const std::vector<int>& found = moved_near[static_cast<std::size_t>(b)];
-        near[static_cast<std::size_t>(b)] = found.empty() ? 0 : 1;
-        for (int m : found) partners[static_cast<std::size_t>(m)].push_back(b);
-    }
-    auto visit = [](const std::vector<std::vector<int>>& lists) {
-        return [&lists](int b, auto&& f) {
-            for (int c : lists[static_cast<std::size_t>(b)]) f(c);
-        };
-    };
-    // Six independent lists (each writes its own): in parallel.
-    tbb::parallel_for(0, 6, [&](int task) {
-        const int kind = task % 3;
-        const BodyParts& other = parts_[static_cast<std::size_t>(2 - kind)];
-        if (task < 3)
-            near_moved_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(partners),
-                                                              moved);
-        else
-            near_query_[static_cast<std::size_t>(kind)].build(other, body_box_, visit(moved_near),
-                                                              near);
+    const std::vector<std::pair<int, int>> body_pairs = broad_phase_detail::concatenate(near);
+
+    // 3. Per body pair, its primitive pairs whose envelope boxes overlap (body_pair_primitives:
+    //    a point-triangle pair each way the filter allows, the edge-edge pairs); in parallel,
+    //    joined and sorted.
+    std::vector<std::vector<PointTriangleCandidate>> pt_blocks(body_pairs.size());
+    std::vector<std::vector<EdgeEdgeCandidate>> ee_blocks(body_pairs.size());
+    tbb::parallel_for(std::size_t{0}, body_pairs.size(), [&](std::size_t k) {
+        const auto [a, b] = body_pairs[k];
+        PairScratch scratch;
+        auto& pt = pt_blocks[k];
+        if (allowed(a, b))
+            body_pair_primitives(mesh, 0, a, 2, b, scratch,
+                                 [&](int v, int f) { pt.push_back({v, f}); });
+        if (allowed(b, a))
+            body_pair_primitives(mesh, 0, b, 2, a, scratch,
+                                 [&](int v, int f) { pt.push_back({v, f}); });
+        auto& ee = ee_blocks[k];
+        body_pair_primitives(mesh, 1, a, 1, b, scratch, [&](int e, int o) {
+            const int lo = std::min(e, o), hi = std::max(e, o);
+            if (allowed(edge_body[static_cast<std::size_t>(lo)],
+                        edge_body[static_cast<std::size_t>(hi)]))
+                ee.push_back({lo, hi});
+        });
     });
-    auto is_near = [&](int body) { return near[static_cast<std::size_t>(body)] != 0; };
+    std::vector<PointTriangleCandidate> point_triangle = broad_phase_detail::concatenate(pt_blocks);
+    std::vector<EdgeEdgeCandidate> edge_edge = broad_phase_detail::concatenate(ee_blocks);
+    // Distinct pairs: one order on any thread count.
+    tbb::parallel_sort(point_triangle.begin(), point_triangle.end());
+    tbb::parallel_sort(edge_edge.begin(), edge_edge.end());
 
-    // Body b's primitives of one kind whose envelope box overlaps one of the parts `near` lists
-    // for b, with their boxes: each part of b is matched against the listed parts first, and
-    // only a part that meets some has its primitives tested (against those it meets).
-    struct Boxed {
-        int id;
-        AABB box;
-    };
-    auto near_primitives = [&](int kind, const NearParts& near, int b, std::vector<Boxed>& out) {
-        std::vector<AABB> reach;
-        parts_[static_cast<std::size_t>(kind)].for_each_part(
-            b, [&](const AABB& part, std::span<const int> members) {
-                reach.clear();
-                near.gather(b, part, reach);
-                if (reach.empty()) return;
-                for (int i : members) {
-                    const AABB box = envelope_box(mesh, kind, i);
-                    if (std::any_of(reach.begin(), reach.end(),
-                                    [&](const AABB& r) { return box.overlaps(r); }))
-                        out.push_back({i, box});
-                }
-            });
-    };
-    // A moved body's primitives of one kind that can meet another body's, for its tree: per
-    // moved body in parallel, then joined in body order.
-    struct Moved {
-        std::vector<int> index, group;
-        std::vector<AABB> boxes;
-    };
-    auto collect = [&](int kind) {
-        std::vector<std::vector<Boxed>> kept(moved_ids.size());
-        tbb::parallel_for(std::size_t(0), moved_ids.size(), [&](std::size_t k) {
-            near_primitives(kind, near_moved_[static_cast<std::size_t>(kind)], moved_ids[k],
-                            kept[k]);
-        });
-        Moved out;
-        for (std::size_t k = 0; k < moved_ids.size(); ++k)
-            for (const Boxed& p : kept[k]) {
-                out.index.push_back(p.id);
-                out.group.push_back(moved_ids[k]);
-                out.boxes.push_back(p.box);
-            }
-        return out;
-    };
-    const Moved moved_vertices = collect(0);
-    const Moved moved_edges = collect(1);
-    const Moved moved_faces = collect(2);
-    const std::vector<int>& vertices = moved_vertices.index;
-    const std::vector<int>& edges = moved_edges.index;
-    const std::vector<int>& faces = moved_faces.index;
-    tbb::parallel_invoke([&] { moved_vertices_.build(moved_vertices.boxes, moved_vertices.group); },
-                         [&] { moved_edges_.build(moved_edges.boxes, moved_edges.group); },
-                         [&] { moved_faces_.build(moved_faces.boxes, moved_faces.group); });
-
-    // The primitives of one kind of the bodies near a moved one (not those that moved
-    // themselves, with `still`) that can meet a moved body's, with their boxes, in body order.
-    auto near_members = [&](int kind, bool still) {
-        std::vector<std::vector<Boxed>> lists(static_cast<std::size_t>(num_bodies_));
-        tbb::parallel_for(0, num_bodies_, [&](int b) {
-            if (is_near(b) && !(still && is_moved(b)))
-                near_primitives(kind, near_query_[static_cast<std::size_t>(kind)], b,
-                                lists[static_cast<std::size_t>(b)]);
-        });
-        return broad_phase_detail::concatenate(lists);
-    };
-    const std::vector<Boxed> query_vertices = near_members(0, false);
-    const std::vector<Boxed> query_edges = near_members(1, false);
-    const std::vector<Boxed> query_faces = near_members(2, true);
-    // Point-triangle pairs with a moved face (any vertex), then with a moved vertex and a face
-    // that did not move: each such pair is found exactly once.
-    std::vector<PointTriangleCandidate> point_triangle = sorted_query<PointTriangleCandidate>(
-        static_cast<int>(query_vertices.size()),
-        [&](int k, std::vector<PointTriangleCandidate>& out) {
-            const auto& [v, box] = query_vertices[static_cast<std::size_t>(k)];
-            const int bv = vertex_body[static_cast<std::size_t>(v)];
-            moved_faces_.query(box, bv, [&](int leaf) {
-                const int f = faces[static_cast<std::size_t>(leaf)];
-                if (allowed(bv, face_body[static_cast<std::size_t>(f)])) out.push_back({v, f});
-            });
-        });
-    const std::vector<PointTriangleCandidate> moved_vertex_pairs =
-        sorted_query<PointTriangleCandidate>(
-            static_cast<int>(query_faces.size()),
-            [&](int k, std::vector<PointTriangleCandidate>& out) {
-                const auto& [f, box] = query_faces[static_cast<std::size_t>(k)];
-                const int bf = face_body[static_cast<std::size_t>(f)];
-                moved_vertices_.query(box, bf, [&](int leaf) {
-                    const int v = vertices[static_cast<std::size_t>(leaf)];
-                    if (allowed(vertex_body[static_cast<std::size_t>(v)], bf))
-                        out.push_back({v, f});
-                });
-            });
-    {
-        std::vector<PointTriangleCandidate> both(point_triangle.size() + moved_vertex_pairs.size());
-        std::merge(point_triangle.begin(), point_triangle.end(), moved_vertex_pairs.begin(),
-                   moved_vertex_pairs.end(), both.begin());
-        point_triangle = std::move(both);
-    }
-    // Edge-edge pairs with a moved edge; a pair of two moved edges is kept from the query of
-    // its lower edge only.
-    const std::vector<EdgeEdgeCandidate> edge_edge = sorted_query<EdgeEdgeCandidate>(
-        static_cast<int>(query_edges.size()), [&](int k, std::vector<EdgeEdgeCandidate>& out) {
-            const auto& [e, box] = query_edges[static_cast<std::size_t>(k)];
-            const int be = edge_body[static_cast<std::size_t>(e)];
-            const bool e_moved = is_moved(be);
-            moved_edges_.query(box, be,
-                               [&](int leaf) {
-                                   const int o = edges[static_cast<std::size_t>(leaf)];
-                                   if (e_moved && o < e) return;
-                                   const int a = std::min(e, o), b = std::max(e, o);
-                                   if (allowed(edge_body[static_cast<std::size_t>(a)],
-                                               edge_body[static_cast<std::size_t>(b)]))
-                                       out.push_back({a, b});
-                               });
-        });
-
+    // 4. The moved bodies' cached pairs replaced by the new ones.
     replace_pairs(cached_.point_triangle, point_triangle, [&](const PointTriangleCandidate& c) {
         return is_moved(vertex_body[static_cast<std::size_t>(c.vertex)]) ||
                is_moved(face_body[static_cast<std::size_t>(c.face)]);

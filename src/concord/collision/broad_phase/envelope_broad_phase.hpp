@@ -17,9 +17,9 @@ namespace concord {
 /// missing, and the box test is the one the trees apply at their leaves). A body whose segment
 /// leaves the envelope gets a new envelope (its segment grown by kMarginFactor times the
 /// largest displacement of its vertices on it, at least dhat), and only the pairs involving
-/// such bodies are queried again, against the others' unchanged envelopes: trees over the
-/// primitives of those bodies that reach a part (BodyParts) of a body near them, queried by
-/// the primitives that reach a part of one of those bodies. That costs less than querying
+/// such bodies are queried again, against the others' unchanged envelopes: per pair of bodies
+/// whose boxes overlap (one of them moved), the primitives of each that reach the other's box,
+/// compared within the pairs of their parts (BodyParts) that overlap. That costs less than querying
 /// everything afresh even when every body left (a pile's first Newton step of a time step),
 /// so the whole envelope is queried again only for a new mesh or query, or a loose cache. Newton
 /// iterates move less and less, and in a dense scene only a few bodies at a time leave their
@@ -85,6 +85,28 @@ class EnvelopeBroadPhase {
     /// Per body, whether a vertex of it lies outside its envelope box at x0 or x1.
     std::vector<std::uint8_t> left_envelope(const CollisionMesh& mesh, const Vertices& x0,
                                             const Vertices& x1) const;
+    /// A primitive (of a kind the caller knows) with its envelope box.
+    struct Boxed {
+        int id;
+        AABB box;
+    };
+    /// Body-pair scratch: each body's gathered primitives and where each part's start.
+    struct PairScratch {
+        std::vector<Boxed> a, b;
+        std::vector<int> a_begin, b_begin;
+    };
+    /// Body `body`'s primitives of a kind whose envelope box overlaps `region`, part by part
+    /// (parts_): a part that misses the region is passed whole; begin[p] .. begin[p + 1] are
+    /// part p's in `out`.
+    void gather_part_primitives(const CollisionMesh& mesh, int kind, int body,
+                                const AABB& region, std::vector<Boxed>& out,
+                                std::vector<int>& begin) const;
+    /// Calls emit(i, j) for each primitive i of kind kind_a of body a and j of kind kind_b of
+    /// body b whose envelope boxes overlap (each pair once): the primitives of each body that
+    /// reach the other's box, compared within the pairs of their parts that overlap.
+    template <class Emit>
+    void body_pair_primitives(const CollisionMesh& mesh, int kind_a, int a, int kind_b, int b,
+                              PairScratch& scratch, Emit&& emit) const;
     /// Re-queries the pairs with a primitive of a flagged body against the current envelope.
     void update_bodies(const CollisionMesh& mesh, const BroadPhaseParams& params,
                        const std::vector<std::uint8_t>& moved);
@@ -127,12 +149,10 @@ class EnvelopeBroadPhase {
     /// The envelope's vertex boxes; an edge's or face's is the union of its vertices' (as the
     /// swept boxes of a fresh query are), computed where needed (envelope_box).
     std::vector<AABB> envelope_vertex_boxes_;
-    LBVH moved_faces_, moved_vertices_, moved_edges_;  // trees of a partial update
     /// Per body, the box of its envelope (its vertices' envelope boxes) and, per kind, its
     /// primitives' envelope boxes in parts (BodyParts).
     std::vector<AABB> body_box_;
     std::array<BodyParts, 3> parts_;
-    std::array<NearParts, 3> near_moved_, near_query_;  // a partial update's scratch
     std::size_t last_answer_ = 0;
     bool anticipated_ = false;  // the last find built envelopes around `ahead`
     int rebuilds_ = 0;
