@@ -193,6 +193,40 @@ TEST(HessianBlocks, KeepsEveryEntryAndScalesFromABlockOn) {
     EXPECT_EQ(H(1, 2), 20.0);
 }
 
+TEST(HessianBlocks, AddSummedJoinsABlockAtTheSamePlaceAmongTheLastFew) {
+    // Pair after pair of the same two bodies: four 2 x 2 blocks each, summed into the first
+    // pair's four; a block at a new place, of another size, or further back than kSumBack
+    // blocks is a new block. The summed matrix is the one of adding every block.
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    HessianBlocks summed, plain;
+    auto both = [&](int r, int c, const MatX& B) {
+        summed.add_summed(r, c, B);
+        plain.add(r, c, B);
+    };
+    auto random = [&](int rows, int cols) {
+        MatX B(rows, cols);
+        for (int j = 0; j < cols; ++j)
+            for (int i = 0; i < rows; ++i) B(i, j) = u(rng);
+        return B;
+    };
+    for (int pair = 0; pair < 3; ++pair)
+        for (int r : {0, 2})
+            for (int c : {0, 2}) both(r, c, random(2, 2));
+    EXPECT_EQ(summed.size(), 4u);
+    both(0, 0, random(3, 3));  // same place, another size
+    EXPECT_EQ(summed.size(), 5u);
+    for (int k = 0; k < 4; ++k) both(4 + 2 * k, 4, random(2, 2));  // four new places
+    EXPECT_EQ(summed.size(), 9u);
+    both(0, 2, random(2, 2));  // (0, 2) lies more than kSumBack blocks back
+    EXPECT_EQ(summed.size(), 10u);
+    both(10, 4, random(2, 2));  // the last block's place
+    EXPECT_EQ(summed.size(), 10u);
+    const MatX a(summed.sparse(12)), b(plain.sparse(12));
+    EXPECT_LT((a - b).cwiseAbs().maxCoeff(), 1e-14);
+    EXPECT_GT(a.cwiseAbs().maxCoeff(), 0.5);
+}
+
 TEST(LinearSolverWorkspace, ReusedAnalysisGivesTheFreshFactorisationBitForBit) {
     std::mt19937 rng(3);
     std::normal_distribution<double> g(0.0, 1.0);

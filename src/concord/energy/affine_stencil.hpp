@@ -67,7 +67,8 @@ struct AffineStencil {
         }
     }
 
-    /// Appends the body blocks G_i H G_j^T (for movable bodies) to the Hessian.
+    /// Adds the body blocks G_i H G_j^T (for movable bodies) to the Hessian (summed into the
+    /// last pair's where they meet the same bodies: HessianBlocks::add_summed).
     template <typename Movable>
     void scatter_hessian(const Mat<3 * N>& H, HessianBlocks& out, const Movable& movable) const {
         for (int i = 0; i < num_bodies; ++i) {
@@ -75,7 +76,7 @@ struct AffineStencil {
             const Eigen::Matrix<double, 12, 3 * N> GH = left(i, H);
             for (int j = 0; j < num_bodies; ++j) {
                 if (!movable(body[j])) continue;
-                out.add(12 * body[i], 12 * body[j], right(GH, j));
+                out.add_summed(12 * body[i], 12 * body[j], right(GH, j));
                 if (modal_offset[j] >= 0)  // affine(i) x modal(j) and its transpose
                     out.add(12 * body[i], modal_offset[j], GH * Gm[j].transpose());
                 if (modal_offset[i] >= 0) {

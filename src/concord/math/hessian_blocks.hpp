@@ -62,6 +62,28 @@ class HessianBlocks {
         values_.resize(offset + static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
         Eigen::Map<Eigen::MatrixXd>(values_.data() + offset, rows, cols) = B;
     }
+    /// Adds B at (row0, col0) into one of the last kSumBack blocks that sits at the same place
+    /// with the same size, else as a new block. A contact pair's four body blocks are followed
+    /// by the next pair's, often of the same two bodies: summed as they come, half the blocks
+    /// of a dense pile never reach the assembler. The matrix is the same up to the order of
+    /// its sums (still one order for a given sequence of adds). For a HessianBlocks that one
+    /// energy fills alone (scale_from would otherwise scale another energy's share).
+    template <typename Derived>
+    void add_summed(int row0, int col0, const Eigen::MatrixBase<Derived>& B) {
+        const int rows = static_cast<int>(B.rows()), cols = static_cast<int>(B.cols());
+        if (rows == 0 || cols == 0) return;
+        const std::size_t last = blocks_.size() > kSumBack ? blocks_.size() - kSumBack : 0;
+        for (std::size_t k = blocks_.size(); k > last; --k) {
+            const Block& b = blocks_[k - 1];
+            if (b.row == row0 && b.col == col0 && b.rows == rows && b.cols == cols) {
+                Eigen::Map<Eigen::MatrixXd>(values_.data() + b.offset, rows, cols) += B;
+                return;
+            }
+        }
+        add(row0, col0, B);
+    }
+    /// How far back add_summed looks: a pair's four body blocks.
+    static constexpr std::size_t kSumBack = 4;
     /// A single entry (a 1 x 1 block).
     void add(int row, int col, double value) {
         blocks_.push_back({row, col, 1, 1, values_.size()});
