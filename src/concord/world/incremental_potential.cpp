@@ -1,6 +1,8 @@
 #include "concord/world/incremental_potential.hpp"
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include <algorithm>
 #include <chrono>
@@ -268,7 +270,11 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
     // segment from below. Dropping the others (most of them, next to large triangles) makes
     // each line-search trial's contact set cheaper; the contacts found are the same.
     VecX move(x0.rows());
-    for (Eigen::Index v = 0; v < x0.rows(); ++v) move[v] = (x1.row(v) - x0.row(v)).norm();
+    tbb::parallel_for(tbb::blocked_range<Eigen::Index>(0, x0.rows(), 8192),
+                      [&](const tbb::blocked_range<Eigen::Index>& r) {
+                          for (Eigen::Index v = r.begin(); v != r.end(); ++v)
+                              move[v] = (x1.row(v) - x0.row(v)).norm();
+                      });
     auto may_reach = [&](double d0_sq, double travel) {
         const double reach = 1.01 * (config_.dhat + travel);  // slack for rounding
         return d0_sq < reach * reach;
@@ -306,8 +312,14 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
                           X1(e(c.edge_b, 0)), X1(e(c.edge_b, 1)), params);
         if (r.collides) toi[pt.size() + i] = r.toi;
     });
-    double alpha = 1.0;
-    for (double t : toi) alpha = std::min(alpha, t);
+    // (A minimum: the same whatever the blocks.)
+    double alpha = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, toi.size(), 8192), 1.0,
+        [&](const tbb::blocked_range<std::size_t>& r, double a) {
+            for (std::size_t i = r.begin(); i != r.end(); ++i) a = std::min(a, toi[i]);
+            return a;
+        },
+        [](double a, double b) { return std::min(a, b); });
     if (collect_hits_) {
         // Every pair the CCD stopped on the way (libuipc joins those below 1 - 1e-6).
         hits_.clear();

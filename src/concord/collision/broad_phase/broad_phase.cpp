@@ -12,6 +12,7 @@
 #include "concord/collision/broad_phase/sweep_and_prune.hpp"
 #include "concord/collision/broad_phase/swept_boxes.hpp"
 #include "concord/math/error.hpp"
+#include "concord/math/parallel_all_of.hpp"
 
 namespace concord {
 
@@ -24,7 +25,7 @@ void check_positions(const Vertices& x, int num_vertices, const char* name) {
         throw InputError("broad phase: " + std::string(name) + " has " + std::to_string(x.rows()) +
                          " rows but the collision mesh has " + std::to_string(num_vertices) +
                          " vertices");
-    if (x.allFinite()) return;
+    if (parallel_all_of(x.rows(), [&](long v) { return x.row(v).allFinite(); })) return;
     for (Eigen::Index v = 0; v < x.rows(); ++v)
         if (!x.row(v).allFinite())
             throw InputError("broad phase: vertex " + std::to_string(v) + " has a non-finite " +

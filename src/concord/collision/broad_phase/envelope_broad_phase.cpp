@@ -46,22 +46,16 @@ void EnvelopeBroadPhase::set_envelope(const CollisionMesh& mesh, const Vertices&
     auto selected = [&](int body) {
         return bodies.empty() || bodies[static_cast<std::size_t>(body)] != 0;
     };
-    std::vector<double> margin(static_cast<std::size_t>(num_bodies_), dhat);
-    for (Eigen::Index v = 0; v < x0.rows(); ++v) {
-        const int b = mesh.vertex_body[static_cast<std::size_t>(v)];
-        if (!selected(b)) continue;
-        double& m = margin[static_cast<std::size_t>(b)];
-        m = std::max(m, kMarginFactor * (x1.row(v) - x0.row(v)).norm());
-        if (ahead) m = std::max(m, kMarginFactor * (ahead->row(v) - x0.row(v)).norm());
-    }
     if (bodies.empty()) {
         lo_.resize(x0.rows(), 3);
         hi_.resize(x0.rows(), 3);
     }
-    for (Eigen::Index v = 0; v < x0.rows(); ++v) {
-        const int b = mesh.vertex_body[static_cast<std::size_t>(v)];
-        if (!selected(b)) continue;
-        const double m = margin[static_cast<std::size_t>(b)];
+    // A body's margin: kMarginFactor times its largest vertex displacement, at least dhat.
+    auto grow = [&](double& m, Eigen::Index v) {
+        m = std::max(m, kMarginFactor * (x1.row(v) - x0.row(v)).norm());
+        if (ahead) m = std::max(m, kMarginFactor * (ahead->row(v) - x0.row(v)).norm());
+    };
+    auto set = [&](Eigen::Index v, double m) {
         Vec3 lo = x0.row(v).cwiseMin(x1.row(v)).transpose();
         Vec3 hi = x0.row(v).cwiseMax(x1.row(v)).transpose();
         if (ahead) {
@@ -70,7 +64,33 @@ void EnvelopeBroadPhase::set_envelope(const CollisionMesh& mesh, const Vertices&
         }
         lo_.row(v) = lo.array() - m;
         hi_.row(v) = hi.array() + m;
+    };
+    if (consecutive_vertices()) {
+        // Each body its own vertices: in parallel.
+        tbb::parallel_for(0, num_bodies_, [&](int b) {
+            if (!selected(b)) return;
+            const int first = vertices_of_.first[static_cast<std::size_t>(b)];
+            const int end = first + vertices_of_.count[static_cast<std::size_t>(b)];
+            double m = dhat;
+            for (int v = first; v < end; ++v) grow(m, v);
+            for (int v = first; v < end; ++v) set(v, m);
+        });
+        return;
     }
+    std::vector<double> margin(static_cast<std::size_t>(num_bodies_), dhat);
+    for (Eigen::Index v = 0; v < x0.rows(); ++v) {
+        const int b = mesh.vertex_body[static_cast<std::size_t>(v)];
+        if (selected(b)) grow(margin[static_cast<std::size_t>(b)], v);
+    }
+    for (Eigen::Index v = 0; v < x0.rows(); ++v) {
+        const int b = mesh.vertex_body[static_cast<std::size_t>(v)];
+        if (selected(b)) set(v, margin[static_cast<std::size_t>(b)]);
+    }
+}
+
+bool EnvelopeBroadPhase::consecutive_vertices() const {
+    return std::all_of(vertices_of_.count.begin(), vertices_of_.count.end(),
+                       [](int c) { return c >= 0; });
 }
 
 void EnvelopeBroadPhase::rebuild(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
@@ -445,9 +465,7 @@ std::vector<std::uint8_t> EnvelopeBroadPhase::left_envelope(const CollisionMesh&
     auto leaves = [&](Eigen::Index v) {
         return outside(x0, lo_, hi_, v) || outside(x1, lo_, hi_, v);
     };
-    const bool consecutive = std::all_of(vertices_of_.count.begin(), vertices_of_.count.end(),
-                                         [](int c) { return c >= 0; });
-    if (!consecutive) {
+    if (!consecutive_vertices()) {
         for (Eigen::Index v = 0; v < x0.rows(); ++v)
             if (leaves(v)) moved[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])] = 1;
         return moved;
@@ -512,7 +530,7 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
     const double inflation = 0.5 * params.dhat;
     auto boxes_of = [&](const std::vector<int>& used, std::vector<AABB>& boxes, auto&& box) {
         boxes.resize(used.size());
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, used.size(), 4096),
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, used.size(), 1024),
                           [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t k = r.begin(); k != r.end(); ++k) boxes[k] = box(used[k]);
                           });

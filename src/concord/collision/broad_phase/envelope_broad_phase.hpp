@@ -82,6 +82,9 @@ class EnvelopeBroadPhase {
     /// Lists the vertices, edges and faces that some cached pair names (after the cache changes):
     /// a query computes the swept boxes of those only.
     void list_used(const CollisionMesh& mesh);
+    /// Whether every body's vertices are consecutive (set_ranges): then a body's vertices are
+    /// handled by its own task.
+    bool consecutive_vertices() const;
     /// Per body, whether a vertex of it lies outside its envelope box at x0 or x1.
     std::vector<std::uint8_t> left_envelope(const CollisionMesh& mesh, const Vertices& x0,
                                             const Vertices& x1) const;
