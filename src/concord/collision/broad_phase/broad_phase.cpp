@@ -192,8 +192,10 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
     // primitives pair with (a vertex: faces; an edge: edges; a face: vertices) in the bodies
     // near it.
     parts_[0].build(mesh.vertex_body, vertex_boxes_, body_boxes_);
-    parts_[1].build(mesh.edge_body, edge_boxes_, body_boxes_);
-    parts_[2].build(mesh.face_body, face_boxes_, body_boxes_);
+    parts_[1].build_with(
+        mesh.edge_body, [&](int e) { return edge_box(mesh, e); }, body_boxes_);
+    parts_[2].build_with(
+        mesh.face_body, [&](int f) { return face_box(mesh, f); }, body_boxes_);
     auto near_bodies = [&](int b, auto&& visit) {
         for (int k = near_begin_[static_cast<std::size_t>(b)];
              k < near_begin_[static_cast<std::size_t>(b) + 1]; ++k)
@@ -218,16 +220,29 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
         mesh.num_edges(),
         [&](int e) {
             return near_other_body(mesh.edge_body[static_cast<std::size_t>(e)],
-                                   edge_boxes_[static_cast<std::size_t>(e)], 1);
+                                   edge_box(mesh, e), 1);
         },
         flags_, active_edges_);
     select(
         mesh.num_faces(),
         [&](int f) {
             return near_other_body(mesh.face_body[static_cast<std::size_t>(f)],
-                                   face_boxes_[static_cast<std::size_t>(f)], 2);
+                                   face_box(mesh, f), 2);
         },
         flags_, active_faces_);
+}
+
+AABB BroadPhase::edge_box(const CollisionMesh& mesh, int e) const {
+    const AABB& a = vertex_boxes_[static_cast<std::size_t>(mesh.edges(e, 0))];
+    const AABB& b = vertex_boxes_[static_cast<std::size_t>(mesh.edges(e, 1))];
+    return AABB(a.min.cwiseMin(b.min), a.max.cwiseMax(b.max));
+}
+
+AABB BroadPhase::face_box(const CollisionMesh& mesh, int f) const {
+    const AABB& a = vertex_boxes_[static_cast<std::size_t>(mesh.faces(f, 0))];
+    const AABB& b = vertex_boxes_[static_cast<std::size_t>(mesh.faces(f, 1))];
+    const AABB& c = vertex_boxes_[static_cast<std::size_t>(mesh.faces(f, 2))];
+    return AABB(a.min.cwiseMin(b.min).cwiseMin(c.min), a.max.cwiseMax(b.max).cwiseMax(c.max));
 }
 
 bool one_body(const CollisionMesh& mesh) {
@@ -245,13 +260,15 @@ Candidates BroadPhase::find(const CollisionMesh& mesh, const Vertices& x0, const
     validate_broad_phase_input(mesh, x0, x1, params.dhat);
     if (one_body(mesh)) return {};
     const double inflation = 0.5 * params.dhat;
-    tbb::parallel_invoke([&] { swept_vertex_boxes(x0, x1, inflation, vertex_boxes_); },
-                         [&] { swept_edge_boxes(mesh.edges, x0, x1, inflation, edge_boxes_); },
-                         [&] { swept_face_boxes(mesh.faces, x0, x1, inflation, face_boxes_); });
-
-    if (params.method == BroadPhaseMethod::sweep_and_prune)
+    if (params.method == BroadPhaseMethod::sweep_and_prune) {
+        tbb::parallel_invoke([&] { swept_vertex_boxes(x0, x1, inflation, vertex_boxes_); },
+                             [&] { swept_edge_boxes(mesh.edges, x0, x1, inflation, edge_boxes_); },
+                             [&] { swept_face_boxes(mesh.faces, x0, x1, inflation, face_boxes_); });
         return sweep_and_prune_candidates(mesh, vertex_boxes_, edge_boxes_, face_boxes_,
                                           params.body_pair_filter);
+    }
+    // The LBVH method: vertex boxes only (an edge's or face's is formed from its vertices').
+    swept_vertex_boxes(x0, x1, inflation, vertex_boxes_);
 
     // A body-level pass first: only primitives whose box overlaps the box of another body
     // they may pair with, and there the box of a part of that body's primitives of the kind
@@ -260,25 +277,27 @@ Candidates BroadPhase::find(const CollisionMesh& mesh, const Vertices& x0, const
     // others costs its box tests only, and a large static container only the primitives near
     // its walls. Candidates are the same as without.
     select_near_other_bodies(mesh, params.body_pair_filter);
-    auto gather = [](const std::vector<AABB>& all, const std::vector<int>& index,
-                     const std::vector<int>& body, std::vector<AABB>& boxes,
-                     std::vector<int>& groups) {
+    auto gather = [](auto&& box_of, const std::vector<int>& index, const std::vector<int>& body,
+                     std::vector<AABB>& boxes, std::vector<int>& groups) {
         boxes.resize(index.size());
         groups.resize(index.size());
-        for (std::size_t i = 0; i < index.size(); ++i) {
-            boxes[i] = all[static_cast<std::size_t>(index[i])];
-            groups[i] = body[static_cast<std::size_t>(index[i])];
-        }
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, index.size(), 4096),
+                          [&](const tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                                  boxes[i] = box_of(index[i]);
+                                  groups[i] = body[static_cast<std::size_t>(index[i])];
+                              }
+                          });
     };
     tbb::parallel_invoke(
         [&] {
-            gather(face_boxes_, active_faces_, mesh.face_body, active_face_boxes_,
-                   active_face_groups_);
+            gather([&](int f) { return face_box(mesh, f); }, active_faces_, mesh.face_body,
+                   active_face_boxes_, active_face_groups_);
             face_tree_.build(active_face_boxes_, active_face_groups_);
         },
         [&] {
-            gather(edge_boxes_, active_edges_, mesh.edge_body, active_edge_boxes_,
-                   active_edge_groups_);
+            gather([&](int e) { return edge_box(mesh, e); }, active_edges_, mesh.edge_body,
+                   active_edge_boxes_, active_edge_groups_);
             edge_tree_.build(active_edge_boxes_, active_edge_groups_);
         });
     Candidates candidates;

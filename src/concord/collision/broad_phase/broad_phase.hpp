@@ -48,14 +48,13 @@ class BroadPhase {
     Candidates find(const CollisionMesh& mesh, const Vertices& x0, const Vertices& x1,
                     const BroadPhaseParams& params = {});
 
-    /// Boxes of the last find() (grown by dhat / 2), for callers that re-query them.
+    /// Vertex boxes of the last find() (grown by dhat / 2), for callers that re-query them. An
+    /// edge's or face's box is the union of its vertices' (exactly its swept box: the padding
+    /// and outward rounding are monotone): the LBVH method keeps no array of them, it forms
+    /// each where needed.
     std::span<const AABB> vertex_boxes() const { return vertex_boxes_; }
-    std::span<const AABB> edge_boxes() const { return edge_boxes_; }
-    std::span<const AABB> face_boxes() const { return face_boxes_; }
     /// Gives the caller the vertex boxes of the last find() in exchange for its vector, whose
-    /// storage the next find() reuses (no copy of arrays of millions of boxes). The edges' and
-    /// faces' stay here as room for the next find(): a caller needing them takes each as the
-    /// union of its vertices' boxes, which is exactly the edge's or face's box.
+    /// storage the next find() reuses (no copy of arrays of millions of boxes).
     void exchange_vertex_boxes(std::vector<AABB>& vertex) { vertex_boxes_.swap(vertex); }
     /// Gives the caller the body boxes and parts of the last find() (LBVH method) in exchange
     /// for its own, as exchange_vertex_boxes does.
@@ -77,7 +76,12 @@ class BroadPhase {
   private:
     void select_near_other_bodies(const CollisionMesh& mesh, const BodyPairFilter& filter);
 
-    std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;
+    /// An edge's or face's box: the union of its vertices' in vertex_boxes_.
+    AABB edge_box(const CollisionMesh& mesh, int e) const;
+    AABB face_box(const CollisionMesh& mesh, int f) const;
+
+    std::vector<AABB> vertex_boxes_;
+    std::vector<AABB> edge_boxes_, face_boxes_;  // the sweep-and-prune method's only
     LBVH face_tree_, edge_tree_;
     std::vector<AABB> body_boxes_, active_face_boxes_, active_edge_boxes_;
     std::vector<int> near_begin_, near_bodies_;
