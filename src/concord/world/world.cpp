@@ -309,6 +309,7 @@ SubstepOutcome World::Impl::advance(const WorldState& s, double h, double t_end)
     }
     if (systems.empty()) {
         solve_systems({whole.get()}, in, s.barrier_stiffness, out);
+        island_systems.clear();  // one island: the last step's island systems go (as below)
         return out;
     }
     solve_systems(systems, in, s.barrier_stiffness, out);
