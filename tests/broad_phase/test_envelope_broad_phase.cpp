@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "broad_phase/random_scene.hpp"
-#include "concord/collision/broad_phase/brute_force.hpp"
 #include "concord/collision/broad_phase/body_parts.hpp"
+#include "concord/collision/broad_phase/brute_force.hpp"
 #include "concord/collision/broad_phase/collision_mesh.hpp"
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
 #include "concord/geometry/primitives.hpp"
@@ -384,5 +384,6 @@ TEST(EnvelopeBroadPhase, APileOfTurningSpheresMatchesBruteForce) {
         x = x_next;
     }
     EXPECT_GT(total, 1000u);
-    EXPECT_GT(envelope.partial_updates(), 3) << envelope.rebuilds();  // per-body updates, not rebuilds
+    EXPECT_GT(envelope.partial_updates(), 3)
+        << envelope.rebuilds();  // per-body updates, not rebuilds
 }

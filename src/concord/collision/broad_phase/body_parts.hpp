@@ -96,9 +96,8 @@ class BodyParts {
         part_first_.resize(boxes_.size() + 1);
         part_first_.back() = static_cast<int>(members_.items.size());
         // Each body sorts its own primitives into its own parts: in parallel.
-        tbb::parallel_for(0, n, [&](int b) {
-            assign(b, box_of, body_boxes[static_cast<std::size_t>(b)]);
-        });
+        tbb::parallel_for(
+            0, n, [&](int b) { assign(b, box_of, body_boxes[static_cast<std::size_t>(b)]); });
     }
     /// Refreshes the parts of the bodies flagged in `bodies` (same primitives as in build, new
     /// boxes).
@@ -136,6 +135,7 @@ class BodyParts {
              s < begin_[static_cast<std::size_t>(b) + 1]; ++s)
             f(boxes_[static_cast<std::size_t>(s)], slot_members(s));
     }
+
   private:
     /// The primitives of part slot s.
     std::span<const int> slot_members(int s) const {
@@ -180,10 +180,10 @@ class BodyParts {
                 old[static_cast<std::size_t>(k)];
     }
 
-    PrimitivesByBody members_;       // each body's primitives, by part
-    std::vector<int> begin_;         // body b's part slots: [begin_[b], begin_[b + 1])
-    std::vector<AABB> boxes_;        // per slot, its part's box
-    std::vector<int> part_first_;    // per slot, where its primitives start in members_.items
+    PrimitivesByBody members_;     // each body's primitives, by part
+    std::vector<int> begin_;       // body b's part slots: [begin_[b], begin_[b + 1])
+    std::vector<AABB> boxes_;      // per slot, its part's box
+    std::vector<int> part_first_;  // per slot, where its primitives start in members_.items
 };
 
 /// Per body, the parts of other bodies that overlap its box, grouped by the other body under

@@ -219,15 +219,15 @@ void BroadPhase::select_near_other_bodies(const CollisionMesh& mesh, const BodyP
     select(
         mesh.num_edges(),
         [&](int e) {
-            return near_other_body(mesh.edge_body[static_cast<std::size_t>(e)],
-                                   edge_box(mesh, e), 1);
+            return near_other_body(mesh.edge_body[static_cast<std::size_t>(e)], edge_box(mesh, e),
+                                   1);
         },
         flags_, active_edges_);
     select(
         mesh.num_faces(),
         [&](int f) {
-            return near_other_body(mesh.face_body[static_cast<std::size_t>(f)],
-                                   face_box(mesh, f), 2);
+            return near_other_body(mesh.face_body[static_cast<std::size_t>(f)], face_box(mesh, f),
+                                   2);
         },
         flags_, active_faces_);
 }

@@ -52,7 +52,8 @@ bool element_ok(const CollisionMesh& mesh, const Rows& rows, const std::vector<i
     if (body < 0) return false;
     for (Eigen::Index k = 0; k < rows.cols(); ++k) {
         const int v = rows(index, k);
-        if (v < 0 || v >= mesh.num_vertices() || mesh.vertex_body[static_cast<std::size_t>(v)] != body)
+        if (v < 0 || v >= mesh.num_vertices() ||
+            mesh.vertex_body[static_cast<std::size_t>(v)] != body)
             return false;
     }
     return true;
@@ -64,8 +65,9 @@ void validate_collision_mesh(const CollisionMesh& mesh) {
     check_size(mesh.edge_body.size(), mesh.edges.rows(), "edge_body", "edges");
     check_size(mesh.face_body.size(), mesh.faces.rows(), "face_body", "faces");
     // Checked on every query: in parallel first, the first failure named by the serial pass.
-    if (parallel_all_of(mesh.num_vertices(),
-                        [&](long v) { return mesh.vertex_body[static_cast<std::size_t>(v)] >= 0; }) &&
+    if (parallel_all_of(
+            mesh.num_vertices(),
+            [&](long v) { return mesh.vertex_body[static_cast<std::size_t>(v)] >= 0; }) &&
         parallel_all_of(mesh.num_edges(),
                         [&](long e) { return element_ok(mesh, mesh.edges, mesh.edge_body, e); }) &&
         parallel_all_of(mesh.num_faces(),

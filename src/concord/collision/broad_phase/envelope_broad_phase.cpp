@@ -191,11 +191,9 @@ template <class Emit>
 void EnvelopeBroadPhase::body_pair_primitives(const CollisionMesh& mesh, int kind_a, int a,
                                               int kind_b, int b, PairScratch& s,
                                               Emit&& emit) const {
-    gather_part_primitives(mesh, kind_a, a, body_box_[static_cast<std::size_t>(b)], s.a,
-                           s.a_begin);
+    gather_part_primitives(mesh, kind_a, a, body_box_[static_cast<std::size_t>(b)], s.a, s.a_begin);
     if (s.a.empty()) return;
-    gather_part_primitives(mesh, kind_b, b, body_box_[static_cast<std::size_t>(a)], s.b,
-                           s.b_begin);
+    gather_part_primitives(mesh, kind_b, b, body_box_[static_cast<std::size_t>(a)], s.b, s.b_begin);
     if (s.b.empty()) return;
     const std::span<const AABB> parts_a = parts_[static_cast<std::size_t>(kind_a)].of(a);
     const std::span<const AABB> parts_b = parts_[static_cast<std::size_t>(kind_b)].of(b);
@@ -274,11 +272,13 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
         PairScratch scratch;
         auto& pt = pt_blocks[k];
         if (allowed(a, b))
-            body_pair_primitives(mesh, 0, a, 2, b, scratch,
-                                 [&](int v, int f) { pt.push_back({v, f}); });
+            body_pair_primitives(mesh, 0, a, 2, b, scratch, [&](int v, int f) {
+                pt.push_back({v, f});
+            });
         if (allowed(b, a))
-            body_pair_primitives(mesh, 0, b, 2, a, scratch,
-                                 [&](int v, int f) { pt.push_back({v, f}); });
+            body_pair_primitives(mesh, 0, b, 2, a, scratch, [&](int v, int f) {
+                pt.push_back({v, f});
+            });
         auto& ee = ee_blocks[k];
         body_pair_primitives(mesh, 1, a, 1, b, scratch, [&](int e, int o) {
             const int lo = std::min(e, o), hi = std::max(e, o);
@@ -459,15 +459,16 @@ void EnvelopeBroadPhase::adopt(const EnvelopeBroadPhase& donor, const CollisionM
 }
 
 std::vector<std::uint8_t> EnvelopeBroadPhase::left_envelope(const CollisionMesh& mesh,
-                                                             const Vertices& x0,
-                                                             const Vertices& x1) const {
+                                                            const Vertices& x0,
+                                                            const Vertices& x1) const {
     std::vector<std::uint8_t> moved(static_cast<std::size_t>(num_bodies_), 0);
     auto leaves = [&](Eigen::Index v) {
         return outside(x0, lo_, hi_, v) || outside(x1, lo_, hi_, v);
     };
     if (!consecutive_vertices()) {
         for (Eigen::Index v = 0; v < x0.rows(); ++v)
-            if (leaves(v)) moved[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])] = 1;
+            if (leaves(v))
+                moved[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])] = 1;
         return moved;
     }
     // Each body its own vertices (consecutive): in parallel.
@@ -532,7 +533,8 @@ Candidates EnvelopeBroadPhase::find(const CollisionMesh& mesh, const Vertices& x
         boxes.resize(used.size());
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, used.size(), 1024),
                           [&](const tbb::blocked_range<std::size_t>& r) {
-            for (std::size_t k = r.begin(); k != r.end(); ++k) boxes[k] = box(used[k]);
+                              for (std::size_t k = r.begin(); k != r.end(); ++k)
+                                  boxes[k] = box(used[k]);
                           });
     };
     tbb::parallel_invoke(

@@ -101,9 +101,8 @@ class EnvelopeBroadPhase {
     /// Body `body`'s primitives of a kind whose envelope box overlaps `region`, part by part
     /// (parts_): a part that misses the region is passed whole; begin[p] .. begin[p + 1] are
     /// part p's in `out`.
-    void gather_part_primitives(const CollisionMesh& mesh, int kind, int body,
-                                const AABB& region, std::vector<Boxed>& out,
-                                std::vector<int>& begin) const;
+    void gather_part_primitives(const CollisionMesh& mesh, int kind, int body, const AABB& region,
+                                std::vector<Boxed>& out, std::vector<int>& begin) const;
     /// Calls emit(i, j) for each primitive i of kind kind_a of body a and j of kind kind_b of
     /// body b whose envelope boxes overlap (each pair once): the primitives of each body that
     /// reach the other's box, compared within the pairs of their parts that overlap.
@@ -148,7 +147,7 @@ class EnvelopeBroadPhase {
     std::vector<int> used_vertices_, used_edges_, used_faces_;  // named by a cached pair
     std::vector<int> vertex_slot_, edge_slot_, face_slot_;      // a used primitive's place there
     std::vector<AABB> vertex_boxes_, edge_boxes_, face_boxes_;  // theirs on the queried segment
-    std::array<std::vector<std::uint8_t>, 3> marks_;              // list_used's scratch
+    std::array<std::vector<std::uint8_t>, 3> marks_;            // list_used's scratch
     /// The envelope's vertex boxes; an edge's or face's is the union of its vertices' (as the
     /// swept boxes of a fresh query are), computed where needed (envelope_box).
     std::vector<AABB> envelope_vertex_boxes_;
