@@ -6,15 +6,8 @@
 # of pairs: 1-24 GB and a failed run). Each variant must run its first 6 frames (the parts land
 # in the container at frame ~4), converge every step, stay under 1 GB and audit clean.
 set -euo pipefail
-concord="$1"
-src="$2"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-command -v python3 >/dev/null || fail "python3 is needed"
+source "$2/tests/cli/data/checks.sh" "$@"
+command -v python3 >/dev/null || { echo "python3 is needed" >&2; exit 1; }
 # The scene's meshes and robots are found next to it.
 ln -s "$src/scenes/meshes" "$tmp/meshes"
 ln -s "$src/scenes/robots" "$tmp/robots"
@@ -29,7 +22,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
     out="$tmp/out$g"
     # The child's peak resident memory, read by the parent (no GNU time needed).
-    python3 - "$concord" "$tmp/arm.json" "$out" "$g" <<'PY' || fail "gravity $g: see above"
+    if python3 - "$concord" "$tmp/arm.json" "$out" "$g" <<'PY'; then
 import resource, subprocess, sys
 concord, scene, out, g = sys.argv[1:]
 r = subprocess.run([concord, "run", scene, "--out", out, "--frames", "6", "--force"],
@@ -41,14 +34,23 @@ print(f"gravity {g}: 6 frames, peak {peak_mb:.0f} MB")
 if peak_mb > 1024:
     sys.exit(f"gravity {g}: peak memory {peak_mb:.0f} MB (at most 1024 expected)")
 PY
-    python3 - "$out" "$g" <<'PY' || fail "gravity $g: a step did not converge"
+        ok "gravity $g: 6 frames under 1 GB"
+    else
+        fail "gravity $g: see above"
+        continue
+    fi
+    if python3 - "$out" "$g" <<'PY'; then ok "gravity $g: every step converged"; else fail "gravity $g: a step did not converge"; fi
 import json, sys
 for line in open(sys.argv[1] + "/frames.jsonl"):
     f = json.loads(line)
     if f["frame"] > 0 and not f["stats"]["converged"]:
         sys.exit(f"gravity {sys.argv[2]}: frame {f['frame']} not converged: {f['stats']}")
 PY
-    "$concord" audit "$out" --quiet >"$tmp/audit" 2>&1 || fail "gravity $g: audit: $(cat "$tmp/audit")"
-    grep -q "^audit: clean: no intersection in 7 frames" "$tmp/audit" || fail "gravity $g: $(cat "$tmp/audit")"
+    if "$concord" audit "$out" --quiet >"$tmp/audit" 2>&1 &&
+        grep -q "^audit: clean: no intersection in 7 frames" "$tmp/audit"; then
+        ok "gravity $g: audit clean"
+    else
+        fail "gravity $g: audit: $(cat "$tmp/audit")"
+    fi
 done
-echo PASS
+finish

@@ -1,6 +1,7 @@
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tbb/parallel_sort.h>
@@ -267,9 +268,11 @@ void EnvelopeBroadPhase::update_bodies(const CollisionMesh& mesh, const BroadPha
     //    joined and sorted.
     std::vector<std::vector<PointTriangleCandidate>> pt_blocks(body_pairs.size());
     std::vector<std::vector<EdgeEdgeCandidate>> ee_blocks(body_pairs.size());
+    // (Scratch per thread: it holds nothing between pairs.)
+    tbb::enumerable_thread_specific<PairScratch> scratches;
     tbb::parallel_for(std::size_t{0}, body_pairs.size(), [&](std::size_t k) {
         const auto [a, b] = body_pairs[k];
-        PairScratch scratch;
+        PairScratch& scratch = scratches.local();
         auto& pt = pt_blocks[k];
         if (allowed(a, b))
             body_pair_primitives(mesh, 0, a, 2, b, scratch, [&](int v, int f) {
