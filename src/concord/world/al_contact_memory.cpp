@@ -105,6 +105,32 @@ bool AlMemoryNames::key(const AlMemoryEntry& e, AlPairKey& out) const {
     }
 }
 
+std::vector<AlConstraint> AlMemoryNames::constraints_in(const AlContactMemory& memory) const {
+    // Entries are ordered by (kind, body_a, ...): those of one kind and first body are one run.
+    std::vector<AlConstraint> out;
+    auto before = [](int kind, int body) {
+        return [=](const AlMemoryEntry& e) {
+            return e.kind < kind || (e.kind == kind && e.body_a < body);
+        };
+    };
+    for (int kind : {AlPairKey::PointTriangle, AlPairKey::EdgeEdge, AlPairKey::PointPlane}) {
+        auto from = memory.begin();
+        for (int body : bodies_) {
+            from = std::partition_point(from, memory.end(), before(kind, body));
+            const auto to = std::partition_point(from, memory.end(), before(kind, body + 1));
+            for (auto it = from; it != to; ++it) {
+                AlConstraint c;
+                if (!key(*it, c.key)) continue;
+                c.lambda = it->lambda;
+                c.inactive = it->inactive;
+                out.push_back(c);
+            }
+            from = to;
+        }
+    }
+    return out;
+}
+
 namespace {
 constexpr std::uint32_t kMemoryFormat = 1;
 

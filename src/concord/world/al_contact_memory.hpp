@@ -38,6 +38,10 @@ class AlMemoryNames {
     /// The system's pair, or false when a body of the entry is not in the system (or the entry
     /// names primitives its bodies do not have).
     bool key(const AlMemoryEntry& e, AlPairKey& out) const;
+    /// The system's constraints among `memory` (sorted, as the world keeps it): the entries
+    /// whose bodies are all in the system, found by a search per system body and kind, so that
+    /// each of a thousand small islands does not scan the world's whole memory.
+    std::vector<AlConstraint> constraints_in(const AlContactMemory& memory) const;
 
   private:
     const ContactSurface& surface_;

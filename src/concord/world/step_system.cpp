@@ -352,17 +352,9 @@ StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
     if (al_) {
         // The multipliers carried from the last step; no barrier to balance.
         al_->set_time_step(time_step_);
-        std::vector<AlConstraint> set;
-        if (in.contact_multipliers) {
-            for (const AlMemoryEntry& e : *in.contact_multipliers) {
-                AlConstraint c;
-                if (!al_names_->key(e, c.key)) continue;
-                c.lambda = e.lambda;
-                c.inactive = e.inactive;
-                set.push_back(c);
-            }
-        }
-        al_->set_constraints(std::move(set));
+        al_->set_constraints(in.contact_multipliers
+                                 ? al_names_->constraints_in(*in.contact_multipliers)
+                                 : std::vector<AlConstraint>{});
         prepare_collision_seconds_ = 0.0;
         return {};
     }

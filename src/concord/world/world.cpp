@@ -79,6 +79,7 @@ struct World::Impl final : SubstepSolver {
     WorldModel model;
     SolverParams params;
     std::unique_ptr<StepSystem> whole;  ///< every body: islands off, a single island, fallback
+    MeshByBody mesh_by_body;            ///< model.surface.mesh's primitives, for the island search
     std::map<std::vector<int>, std::unique_ptr<StepSystem>> island_systems;
     /// whole and the island systems of the last step and this one: new islands' broad phases
     /// start from their envelopes.
@@ -126,6 +127,7 @@ World::Impl::Impl(const SceneSpec& s)
     std::vector<int> all(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b) all[static_cast<std::size_t>(b)] = b;
     whole = std::make_unique<StepSystem>(model, all, &model.surface);
+    mesh_by_body = MeshByBody(model.surface.mesh);
     external_acceleration = model.initial_external_acceleration;
     if (!model.spec.fluids.empty()) fluid = std::make_unique<FluidCoupling>(model);
 }
@@ -239,8 +241,8 @@ std::vector<Island> World::Impl::find_step_islands(const MotionBounds& bounds) {
     for (int b = 0; b < B; ++b)
         is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
     bp.body_pair_filter = contact_pair_filter(std::move(is_static), model.spec.contact.exclude);
-    return find_islands(model.movable,
-                        interacting_body_pairs(model.surface.mesh, bounds.lo, bounds.hi, bp));
+    return find_islands(model.movable, interacting_body_pairs(model.surface.mesh, mesh_by_body,
+                                                              bounds.lo, bounds.hi, bp));
 }
 
 StepSystem& World::Impl::island_system(

@@ -75,20 +75,32 @@ bool any_overlap(std::vector<Boxed>& as, std::vector<Boxed>& bs, Accept&& accept
 
 }  // namespace
 
+MeshByBody::MeshByBody(const CollisionMesh& mesh) {
+    for (const auto* ids : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
+        for (int b : *ids) num_bodies = std::max(num_bodies, b + 1);
+    tbb::parallel_invoke([&] { vertices = PrimitivesByBody(mesh.vertex_body, num_bodies); },
+                         [&] { edges = PrimitivesByBody(mesh.edge_body, num_bodies); },
+                         [&] { faces = PrimitivesByBody(mesh.face_body, num_bodies); });
+}
+
 std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mesh,
+                                                        const Vertices& x0, const Vertices& x1,
+                                                        const BroadPhaseParams& params) {
+    validate_broad_phase_input(mesh, x0, x1, params.dhat);
+    return interacting_body_pairs(mesh, MeshByBody(mesh), x0, x1, params);
+}
+
+std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mesh,
+                                                        const MeshByBody& by_body,
                                                         const Vertices& x0, const Vertices& x1,
                                                         const BroadPhaseParams& params) {
     validate_broad_phase_input(mesh, x0, x1, params.dhat);
     const double inflation = 0.5 * params.dhat;
     std::vector<AABB> vertex_boxes;
     swept_vertex_boxes(x0, x1, inflation, vertex_boxes);
-    int num_bodies = 0;
-    for (const auto* ids : {&mesh.vertex_body, &mesh.edge_body, &mesh.face_body})
-        for (int b : *ids) num_bodies = std::max(num_bodies, b + 1);
-    PrimitivesByBody vertices, edges, faces;
-    tbb::parallel_invoke([&] { vertices = PrimitivesByBody(mesh.vertex_body, num_bodies); },
-                         [&] { edges = PrimitivesByBody(mesh.edge_body, num_bodies); },
-                         [&] { faces = PrimitivesByBody(mesh.face_body, num_bodies); });
+    const int num_bodies = by_body.num_bodies;
+    const PrimitivesByBody &vertices = by_body.vertices, &edges = by_body.edges,
+                           &faces = by_body.faces;
 
     // A body's box holds every box of its primitives (an edge's or face's box is the union of
     // its vertices' boxes).

@@ -10,14 +10,29 @@
 #include <utility>
 #include <vector>
 
+#include "concord/collision/broad_phase/body_parts.hpp"
 #include "concord/collision/broad_phase/broad_phase.hpp"
 
 namespace concord {
+
+/// A mesh's vertices, edges and faces listed body by body: what interacting_body_pairs needs
+/// of the mesh besides positions, built once for a mesh that is searched every step.
+struct MeshByBody {
+    int num_bodies = 0;
+    PrimitivesByBody vertices, edges, faces;
+    MeshByBody() = default;
+    explicit MeshByBody(const CollisionMesh& mesh);
+};
 
 /// The pairs (a, b), a < b, sorted and unique, of different bodies between which
 /// find_candidates(mesh, x0, x1, params) reports at least one candidate; exactly that set, on
 /// any number of threads. Throws InputError on the inputs find_candidates refuses.
 std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mesh,
+                                                        const Vertices& x0, const Vertices& x1,
+                                                        const BroadPhaseParams& params = {});
+/// The same with the mesh's primitives by body given (`by_body` must be MeshByBody(mesh)).
+std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mesh,
+                                                        const MeshByBody& by_body,
                                                         const Vertices& x0, const Vertices& x1,
                                                         const BroadPhaseParams& params = {});
 
