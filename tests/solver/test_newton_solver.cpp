@@ -2,6 +2,8 @@
 // maximum step, PSD-projection policies on an indefinite problem, explosion control.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "concord/solver/newton_solver.hpp"
 
 using namespace concord;
@@ -405,6 +407,41 @@ TEST(NewtonSolver, NoImprovementStopsWithOrWithoutTheOption) {
         EXPECT_EQ(x, VecX::Zero(3));
         // Without the option the solver first tries steepest descent.
         EXPECT_EQ(r.fallback_directions, stop ? 0 : 1);
+    }
+}
+
+// E(x) = 1 + |x|^2 / 2 whose value at the minimiser rounds 1e-12 high, as the sum of an
+// incremental potential's cancelling terms does (relative noise far above e0's resolution).
+class NoisyBowlProblem final : public NewtonProblem {
+  public:
+    void begin_iteration(const VecX&) override {}
+    double energy(const VecX& x) override {
+        return 1.0 + 0.5 * x.squaredNorm() + (x.isZero() ? 1e-12 : 0.0);
+    }
+    void gradient(const VecX& x, VecX& g) override { g += x; }
+    void hessian(const VecX& x, HessianBlocks& H, bool) override {
+        for (Eigen::Index i = 0; i < x.size(); ++i) H.add(i, i, 1.0);
+    }
+    double max_step(const VecX&, const VecX&) override { return 1.0; }
+    double step_measure(const VecX& dx) override { return dx.norm(); }
+    void accepted(const VecX&) override {}
+};
+
+TEST(NewtonSolver, AStepWithinTheEnergysRoundingNoiseIsJudgedByTheResidual) {
+    // The whole Newton step is predicted to lower E by 5e-13 (relative), less than the noise of
+    // its value: the exact minimiser must be taken at once, not backtracked from.
+    for (LineSearchType ls : {LineSearchType::Backtracking, LineSearchType::StrongWolfe}) {
+        NoisyBowlProblem p;
+        VecX x = VecX::Constant(2, 1e-6 / std::sqrt(2.0));
+        SolverParams params;
+        params.line_search = ls;
+        params.convergence_mode = ConvergenceMode::Global;
+        params.abs_tol = 1e-15;
+        const NewtonStats r = newton_solve(p, x, std::vector<bool>(2, true), params);
+        EXPECT_EQ(r.status, ConvergenceStatus::Converged);
+        EXPECT_EQ(r.iterations, 1);
+        EXPECT_EQ(r.line_search_trials, 1);
+        EXPECT_EQ(x, VecX::Zero(2));
     }
 }
 
