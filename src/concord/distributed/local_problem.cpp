@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
-#include "concord/collision/broad_phase/body_pairs.hpp"
 
 namespace concord {
 
@@ -132,9 +131,8 @@ LocalProblem::Groups LocalProblem::group_islands() {
     bp.dhat = model_.spec.contact.dhat;
     bp.body_pair_filter =
         contact_pair_filter(std::move(is_static), pairs_within(model_.spec.contact.exclude, ids_));
-    const CollisionMesh& mesh = whole_.system->surface().mesh;
     const std::vector<Island> found =
-        find_islands(movable, interacting_body_pairs(mesh, bounds_.lo, bounds_.hi, bp));
+        find_islands(movable, whole_.system->interacting_pairs(bounds_.lo, bounds_.hi, bp));
 
     Groups out;
     std::vector<char> in_coupled(n, 0);

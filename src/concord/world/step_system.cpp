@@ -327,6 +327,16 @@ const StepSystem* BroadPhaseDonors::donor_for(const std::vector<int>& bodies) co
     return best;
 }
 
+std::vector<std::pair<int, int>> StepSystem::interacting_pairs(const Vertices& x0,
+                                                               const Vertices& x1,
+                                                               const BroadPhaseParams& params) {
+    if (!mesh_by_body_) {
+        validate_collision_mesh(surface_->mesh);
+        mesh_by_body_.emplace(surface_->mesh);
+    }
+    return interacting_body_pairs(surface_->mesh, *mesh_by_body_, x0, x1, params);
+}
+
 StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
     VecX q_tilde;
     gather(in.q, q_start_);

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "concord/collision/broad_phase/body_pairs.hpp"
 #include "concord/energy/barrier_energy.hpp"
 #include "concord/energy/friction_energy.hpp"
 #include "concord/energy/inertia_energy.hpp"
@@ -182,6 +183,10 @@ class StepSystem {
     /// with the barrier.
     AlContactMemory al_memory() const;
     const ContactSurface& surface() const { return *surface_; }
+    /// interacting_body_pairs over this system's surface (the island search): its primitives by
+    /// body are listed at the first search and kept.
+    std::vector<std::pair<int, int>> interacting_pairs(const Vertices& x0, const Vertices& x1,
+                                                       const BroadPhaseParams& params);
     bool has_kinematic() const { return any_kinematic_; }
     bool has_joints() const { return joints_ != nullptr; }
     /// The joint energy (null without joints) and where model joint j is in it (-1: nowhere,
@@ -210,6 +215,7 @@ class StepSystem {
     std::optional<SystemReplication> replication_;
     ContactSurface own_surface_;
     const ContactSurface* surface_;
+    std::optional<MeshByBody> mesh_by_body_;  ///< surface_->mesh by body, for interacting_pairs
     std::vector<bool> movable_, free_dof_;
     std::vector<int> modal_offsets_;  ///< per system body, in system vectors (-1: affine)
     bool any_kinematic_ = false;

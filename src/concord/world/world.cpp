@@ -11,7 +11,6 @@
 
 #include "concord/body/body_builder.hpp"
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
-#include "concord/collision/broad_phase/body_pairs.hpp"
 #include "concord/math/error.hpp"
 #include "concord/solver/solver_enum_names.hpp"
 #include "concord/world/fluid_coupling.hpp"
@@ -79,7 +78,6 @@ struct World::Impl final : SubstepSolver {
     WorldModel model;
     SolverParams params;
     std::unique_ptr<StepSystem> whole;  ///< every body: islands off, a single island, fallback
-    MeshByBody mesh_by_body;            ///< model.surface.mesh's primitives, for the island search
     std::map<std::vector<int>, std::unique_ptr<StepSystem>> island_systems;
     /// whole and the island systems of the last step and this one: new islands' broad phases
     /// start from their envelopes.
@@ -127,7 +125,6 @@ World::Impl::Impl(const SceneSpec& s)
     std::vector<int> all(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b) all[static_cast<std::size_t>(b)] = b;
     whole = std::make_unique<StepSystem>(model, all, &model.surface);
-    mesh_by_body = MeshByBody(model.surface.mesh);
     external_acceleration = model.initial_external_acceleration;
     if (!model.spec.fluids.empty()) fluid = std::make_unique<FluidCoupling>(model);
 }
@@ -241,8 +238,7 @@ std::vector<Island> World::Impl::find_step_islands(const MotionBounds& bounds) {
     for (int b = 0; b < B; ++b)
         is_static[static_cast<std::size_t>(b)] = !model.movable[static_cast<std::size_t>(b)];
     bp.body_pair_filter = contact_pair_filter(std::move(is_static), model.spec.contact.exclude);
-    return find_islands(model.movable, interacting_body_pairs(model.surface.mesh, mesh_by_body,
-                                                              bounds.lo, bounds.hi, bp));
+    return find_islands(model.movable, whole->interacting_pairs(bounds.lo, bounds.hi, bp));
 }
 
 StepSystem& World::Impl::island_system(
