@@ -139,24 +139,21 @@ void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
         for (std::size_t k = 0; k < used.size(); ++k)
             slot[static_cast<std::size_t>(used[k])] = static_cast<int>(k);
     };
+    // The vertices or the faces of the point-triangle pairs.
+    auto point_triangle_marks = [&](int PointTriangleCandidate::*primitive) {
+        return [&, primitive](std::vector<std::uint8_t>& marks) {
+            for (const PointTriangleCandidate& c : cached_.point_triangle)
+                marks[static_cast<std::size_t>(c.*primitive)] = 1;
+        };
+    };
     tbb::parallel_invoke(
         [&] {
-            list(
-                mesh.num_vertices(),
-                [&](std::vector<std::uint8_t>& marks) {
-                    for (const PointTriangleCandidate& c : cached_.point_triangle)
-                        marks[static_cast<std::size_t>(c.vertex)] = 1;
-                },
-                marks_[0], used_vertices_, vertex_slot_);
+            list(mesh.num_vertices(), point_triangle_marks(&PointTriangleCandidate::vertex),
+                 marks_[0], used_vertices_, vertex_slot_);
         },
         [&] {
-            list(
-                mesh.num_faces(),
-                [&](std::vector<std::uint8_t>& marks) {
-                    for (const PointTriangleCandidate& c : cached_.point_triangle)
-                        marks[static_cast<std::size_t>(c.face)] = 1;
-                },
-                marks_[1], used_faces_, face_slot_);
+            list(mesh.num_faces(), point_triangle_marks(&PointTriangleCandidate::face), marks_[1],
+                 used_faces_, face_slot_);
         },
         [&] {
             list(
