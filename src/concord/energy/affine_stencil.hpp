@@ -9,6 +9,23 @@
 
 namespace concord {
 
+/// One pair's gradient in the coordinates of its (movable) bodies (AffineStencil::gradient),
+/// kept so that pairs can be mapped in parallel and added in a fixed order.
+struct StencilGradient {
+    std::array<int, 2> body{-1, -1};  ///< -1: no (movable) body in this slot
+    std::array<Vec12, 2> affine;
+    std::array<int, 2> modal_offset{-1, -1};
+    std::array<VecX, 2> modal;  ///< elastic bodies' modal part (at modal_offset)
+
+    void add_to(VecX& out) const {
+        for (std::size_t j = 0; j < 2; ++j) {
+            if (body[j] < 0) continue;
+            out.segment<12>(12 * body[j]) += affine[j];
+            if (modal_offset[j] >= 0) out.segment(modal_offset[j], modal[j].size()) += modal[j];
+        }
+    }
+};
+
 /// The N vertices of one contact pair (1 for vertex-plane, 4 for point-triangle/edge-edge),
 /// grouped by body. At most two bodies take part in one pair.
 template <int N>
@@ -57,14 +74,21 @@ struct AffineStencil {
         }
     }
 
-    /// g_body += G g_vertex for every body of the stencil with `movable` set.
+    /// G g_vertex for every body of the stencil with `movable` set.
     template <typename Movable>
-    void scatter_gradient(const Vec<3 * N>& g, VecX& out, const Movable& movable) const {
+    StencilGradient gradient(const Vec<3 * N>& g, const Movable& movable) const {
+        StencilGradient out;
         for (int j = 0; j < num_bodies; ++j) {
             if (!movable(body[j])) continue;
-            out.template segment<12>(12 * body[j]) += G[j] * g;
-            if (modal_offset[j] >= 0) out.segment(modal_offset[j], Gm[j].rows()) += Gm[j] * g;
+            const auto jj = static_cast<std::size_t>(j);
+            out.body[jj] = body[jj];
+            out.affine[jj] = G[jj] * g;
+            if (modal_offset[jj] >= 0) {
+                out.modal_offset[jj] = modal_offset[jj];
+                out.modal[jj] = Gm[jj] * g;
+            }
         }
+        return out;
     }
 
     /// Adds the body blocks G_i H G_j^T (for movable bodies) to the Hessian (summed into the

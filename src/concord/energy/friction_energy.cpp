@@ -4,6 +4,7 @@
 
 #include "concord/energy/affine_stencil.hpp"
 #include "concord/energy/deterministic_parallel.hpp"
+#include "concord/energy/pair_scatter.hpp"
 
 namespace concord {
 
@@ -164,26 +165,20 @@ Eigen::Matrix<double, 2, 12> tangent_operator(const FrictionPair& p) {
 }  // namespace
 
 void FrictionEnergy::add_gradient(const VecX& q, VecX& g) const {
-    std::vector<Vec12> local(pairs_.size());
-    for_each_chunk(pairs_.size(), [&](std::size_t b, std::size_t e, std::size_t) {
-        for (std::size_t i = b; i < e; ++i) {
+    auto movable = [&](int body) { return movable_[static_cast<std::size_t>(body)]; };
+    add_pair_gradients(
+        pairs_.size(),
+        [&](std::size_t i) {
             const FrictionPair& p = pairs_[i];
             const Vec2 u = tangential_displacement(p, q);
-            local[i] = p.mu * p.normal_force * f1_over_y(u.norm(), eps_) *
-                       (tangent_operator(p).transpose() * u);
-        }
-    });
-    auto movable = [&](int body) { return movable_[static_cast<std::size_t>(body)]; };
-    for (std::size_t i = 0; i < pairs_.size(); ++i) {
-        const FrictionPair& p = pairs_[i];
-        if (p.num_vertices == 1) {
-            const AffineStencil<1> st(surface_, {p.vertex[0]}, &q);
-            st.scatter_gradient(local[i].head<3>(), g, movable);
-        } else {
-            const AffineStencil<4> st(surface_, p.vertex, &q);
-            st.scatter_gradient(local[i], g, movable);
-        }
-    }
+            const Vec12 local = p.mu * p.normal_force * f1_over_y(u.norm(), eps_) *
+                                (tangent_operator(p).transpose() * u);
+            if (p.num_vertices == 1)
+                return AffineStencil<1>(surface_, {p.vertex[0]}, &q)
+                    .gradient(local.head<3>(), movable);
+            return AffineStencil<4>(surface_, p.vertex, &q).gradient(local, movable);
+        },
+        g);
 }
 
 void FrictionEnergy::add_hessian(const VecX& q, HessianBlocks& H, bool) const {

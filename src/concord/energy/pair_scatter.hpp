@@ -13,22 +13,31 @@
 namespace concord {
 
 /// `pairs`: a std::vector or std::span of pairs.
-/// g += sum over pairs of G_pair^T local_gradient(pair). Local gradients are evaluated in
-/// parallel chunks; the scatter runs serially in pair order (per-chunk dense partial gradients
-/// would cost O(chunks * DoFs)).
+/// g += sum over pairs of their body gradients: body_gradient(i) (a StencilGradient) is
+/// evaluated for every i of [0, n) in parallel chunks, and the results are added serially in
+/// pair order (per-chunk dense partial gradients would cost O(chunks * DoFs)).
+template <typename BodyGradient>
+void add_pair_gradients(std::size_t n, BodyGradient&& body_gradient, VecX& g) {
+    std::vector<StencilGradient> local(n);
+    for_each_chunk(n, [&](std::size_t b, std::size_t e, std::size_t) {
+        for (std::size_t i = b; i < e; ++i) local[i] = body_gradient(i);
+    });
+    for (const StencilGradient& l : local) l.add_to(g);
+}
+
+/// g += sum over pairs of G_pair^T local_gradient(pair) (add_pair_gradients).
 template <int N, typename Pairs, typename LocalGradient, typename StencilOf>
 void scatter_pair_gradients(const Pairs& pairs, const ContactSurface& s, const VecX& q,
                             LocalGradient&& local_gradient, StencilOf&& stencil_of,
                             const std::vector<bool>& movable, VecX& g) {
-    std::vector<Vec<3 * N>> local(pairs.size());
-    for_each_chunk(pairs.size(), [&](std::size_t b, std::size_t e, std::size_t) {
-        for (std::size_t i = b; i < e; ++i) local[i] = local_gradient(pairs[i]);
-    });
     auto is_movable = [&](int body) { return movable[static_cast<std::size_t>(body)]; };
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        const AffineStencil<N> st(s, stencil_of(pairs[i]), &q);
-        st.scatter_gradient(local[i], g, is_movable);
-    }
+    add_pair_gradients(
+        pairs.size(),
+        [&](std::size_t i) {
+            const AffineStencil<N> st(s, stencil_of(pairs[i]), &q);
+            return st.gradient(local_gradient(pairs[i]), is_movable);
+        },
+        g);
 }
 
 /// Appends the body blocks of every pair's local Hessian (already projected if it must be),

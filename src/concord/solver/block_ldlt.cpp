@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <span>
 #include <stdexcept>
@@ -26,6 +27,10 @@ constexpr int kColumnBlock = 32;
 constexpr double kSplitSupernodeWork = 1e6;
 constexpr int kSplitColumns = 24;
 
+// A subtree whose factor holds fewer entries than this is solved by one task, in order (a
+// triangular solve reads each entry once).
+constexpr std::size_t kSerialSolveEntries = 30000;
+
 using Panel = Eigen::Map<MatX>;
 using ConstPanel = Eigen::Map<const MatX>;
 
@@ -34,6 +39,7 @@ using ConstPanel = Eigen::Map<const MatX>;
 struct BlockLDLT::Scratch {
     std::vector<int> position;  ///< row of the factor -> row of the panel being factorised
     MatX w, c;                  ///< an update's L D and its product
+    VecX v;                     ///< a triangular solve's update
 };
 
 struct BlockLDLT::Numeric {
@@ -55,10 +61,15 @@ void BlockLDLT::analyze(const SparseMatrix& A) {
 
     // Column groups: runs of consecutive columns with the same rows (a body's columns).
     std::vector<int> group_of(static_cast<std::size_t>(n)), group_first;
+    std::vector<std::uint8_t> same_as_previous(static_cast<std::size_t>(n));
+    tbb::parallel_for(tbb::blocked_range<int>(0, n, 256), [&](const tbb::blocked_range<int>& r) {
+        for (int c = r.begin(); c < r.end(); ++c)
+            same_as_previous[c] =
+                c > 0 && outer[c + 1] - outer[c] == outer[c] - outer[c - 1] &&
+                std::equal(inner + outer[c], inner + outer[c + 1], inner + outer[c - 1]);
+    });
     for (int c = 0; c < n; ++c) {
-        const bool same = c > 0 && outer[c + 1] - outer[c] == outer[c] - outer[c - 1] &&
-                          std::equal(inner + outer[c], inner + outer[c + 1], inner + outer[c - 1]);
-        if (!same) group_first.push_back(c);
+        if (!same_as_previous[c]) group_first.push_back(c);
         group_of[static_cast<std::size_t>(c)] = static_cast<int>(group_first.size()) - 1;
     }
     const int ng = static_cast<int>(group_first.size());
@@ -257,6 +268,7 @@ void BlockLDLT::analyze(const SparseMatrix& A) {
     // Work estimate per supernode (its dense factorisation and the updates it receives).
     subtree_work_.assign(static_cast<std::size_t>(ns), 0.0);
     own_work_.assign(static_cast<std::size_t>(ns), 0.0);
+    subtree_entries_.assign(static_cast<std::size_t>(ns), 0);
     for (int s = 0; s < ns; ++s) {
         const double w = width_[s], h = w + static_cast<double>(row_ptr_[s + 1] - row_ptr_[s]);
         double work = w * w * h;
@@ -270,7 +282,11 @@ void BlockLDLT::analyze(const SparseMatrix& A) {
         }
         own_work_[s] = work;
         subtree_work_[s] = work;
-        for (int c : children_[s]) subtree_work_[s] += subtree_work_[c];
+        subtree_entries_[s] = static_cast<std::size_t>(w * h);
+        for (int c : children_[s]) {
+            subtree_work_[s] += subtree_work_[c];
+            subtree_entries_[s] += subtree_entries_[c];
+        }
     }
 
     // Where each stored entry of A on or below the factor's diagonal goes: found for a group's
@@ -279,43 +295,47 @@ void BlockLDLT::analyze(const SparseMatrix& A) {
     std::vector<int> sn_of_column(static_cast<std::size_t>(n));
     for (int s = 0; s < ns; ++s)
         for (int c = first_[s]; c < first_[s] + width_[s]; ++c) sn_of_column[c] = s;
-    std::vector<int> factor_row, panel_row;
-    for (int g = 0; g < ng; ++g) {
-        const int c0 = group_first[g];
-        const int j0 = place[c0];
-        const int s = sn_of_column[j0];
-        const int w = width_[s];
-        const std::size_t h = static_cast<std::size_t>(w) + (row_ptr_[s + 1] - row_ptr_[s]);
-        const int* rb = rows_.data() + row_ptr_[s];
-        const int* re = rows_.data() + row_ptr_[s + 1];
-        const int count = outer[c0 + 1] - outer[c0];
-        factor_row.resize(static_cast<std::size_t>(count));
-        panel_row.resize(static_cast<std::size_t>(count));
-        for (int e = 0; e < count; ++e) {
-            const int i = place[inner[outer[c0] + e]];
-            factor_row[e] = i;
-            if (i < j0) {
-                panel_row[e] = -1;
-            } else if (i < first_[s] + w) {
-                panel_row[e] = i - first_[s];
-            } else {
-                const int* it = std::lower_bound(rb, re, i);
-                if (it == re || *it != i)
-                    throw std::logic_error(
-                        "BlockLDLT: an entry of A outside the factor's structure");
-                panel_row[e] = static_cast<int>(w + (it - rb));
+    // Groups write disjoint ranges of gather_: in parallel.
+    tbb::parallel_for(tbb::blocked_range<int>(0, ng, 16), [&](const tbb::blocked_range<int>& r) {
+        std::vector<int> factor_row, panel_row;
+        for (int g = r.begin(); g < r.end(); ++g) {
+            const int c0 = group_first[g];
+            const int j0 = place[c0];
+            const int s = sn_of_column[j0];
+            const int w = width_[s];
+            const std::size_t h = static_cast<std::size_t>(w) + (row_ptr_[s + 1] - row_ptr_[s]);
+            const int* rb = rows_.data() + row_ptr_[s];
+            const int* re = rows_.data() + row_ptr_[s + 1];
+            const int count = outer[c0 + 1] - outer[c0];
+            factor_row.resize(static_cast<std::size_t>(count));
+            panel_row.resize(static_cast<std::size_t>(count));
+            for (int e = 0; e < count; ++e) {
+                const int i = place[inner[outer[c0] + e]];
+                factor_row[e] = i;
+                if (i < j0) {
+                    panel_row[e] = -1;
+                } else if (i < first_[s] + w) {
+                    panel_row[e] = i - first_[s];
+                } else {
+                    const int* it = std::lower_bound(rb, re, i);
+                    if (it == re || *it != i)
+                        throw std::logic_error(
+                            "BlockLDLT: an entry of A outside the factor's structure");
+                    panel_row[e] = static_cast<int>(w + (it - rb));
+                }
+            }
+            for (int t = 0; t < group_width(g); ++t) {
+                const int j = j0 + t;
+                const std::size_t column = panel_[s] + static_cast<std::size_t>(j - first_[s]) * h;
+                std::ptrdiff_t* out = gather_.data() + outer[c0 + t];
+                for (int e = 0; e < count; ++e)
+                    out[e] = factor_row[e] < j
+                                 ? -1
+                                 : static_cast<std::ptrdiff_t>(
+                                       column + static_cast<std::size_t>(panel_row[e]));
             }
         }
-        for (int t = 0; t < group_width(g); ++t) {
-            const int j = j0 + t;
-            const std::size_t column = panel_[s] + static_cast<std::size_t>(j - first_[s]) * h;
-            std::ptrdiff_t* out = gather_.data() + outer[c0 + t];
-            for (int e = 0; e < count; ++e)
-                out[e] = factor_row[e] < j ? -1
-                                           : static_cast<std::ptrdiff_t>(
-                                                 column + static_cast<std::size_t>(panel_row[e]));
-        }
-    }
+    });
 }
 
 bool BlockLDLT::factor_supernode(int s, Scratch& scratch) {
@@ -449,36 +469,84 @@ int BlockLDLT::negative_pivots() const {
     return static_cast<int>(std::count_if(d_.begin(), d_.end(), [](double v) { return v < 0; }));
 }
 
+// L y = b for supernode t: first the updates of the supernodes below that reach its rows (in
+// ascending order, as a column-by-column forward substitution makes them), then its unit lower
+// triangle. Reads only y of t's subtree and writes only t's rows, so disjoint subtrees run in
+// parallel and the result does not depend on the schedule.
+void BlockLDLT::forward_supernode(int t, VecX& y) const {
+    const int f = first_[t], w = width_[t];
+    VecX& v = numeric_->scratch.local().v;
+    for (std::size_t u = updater_ptr_[t]; u < updater_ptr_[t + 1]; ++u) {
+        const int d = updaters_[u];
+        const int wd = width_[d];
+        const int nbd = static_cast<int>(row_ptr_[d + 1] - row_ptr_[d]);
+        const int* rd = rows_.data() + row_ptr_[d];
+        const int a0 = static_cast<int>(std::lower_bound(rd, rd + nbd, f) - rd);
+        const int a1 = static_cast<int>(std::lower_bound(rd + a0, rd + nbd, f + w) - rd);
+        if (a0 == a1) continue;
+        const ConstPanel Ld(values_.data() + panel_[d], wd + nbd, wd);
+        v.noalias() = Ld.middleRows(wd + a0, a1 - a0) * y.segment(first_[d], wd);
+        for (int i = a0; i < a1; ++i) y[rd[i]] -= v[i - a0];
+    }
+    const ConstPanel P(values_.data() + panel_[t],
+                       w + static_cast<int>(row_ptr_[t + 1] - row_ptr_[t]), w);
+    auto yt = y.segment(f, w);
+    P.topRows(w).triangularView<Eigen::UnitLower>().solveInPlace(yt);
+}
+
+// Lᵀ x = y for supernode t (x in y's place): needs x of its ancestors only.
+void BlockLDLT::backward_supernode(int t, VecX& y) const {
+    const int f = first_[t], w = width_[t];
+    const int nb = static_cast<int>(row_ptr_[t + 1] - row_ptr_[t]);
+    const ConstPanel P(values_.data() + panel_[t], w + nb, w);
+    auto yt = y.segment(f, w);
+    if (nb > 0) {
+        VecX& v = numeric_->scratch.local().v;
+        v.resize(nb);
+        const int* rs = rows_.data() + row_ptr_[t];
+        for (int k = 0; k < nb; ++k) v[k] = y[rs[k]];
+        yt.noalias() -= P.bottomRows(nb).transpose() * v;
+    }
+    P.topRows(w).triangularView<Eigen::UnitLower>().transpose().solveInPlace(yt);
+}
+
+void BlockLDLT::forward_subtree(int s, VecX& y) const {
+    if (subtree_entries_[s] < kSerialSolveEntries || children_[s].empty()) {
+        for (int t = first_descendant_[s]; t <= s; ++t) forward_supernode(t, y);
+        return;
+    }
+    tbb::task_group tasks;
+    for (int c : children_[s]) tasks.run([this, c, &y] { forward_subtree(c, y); });
+    tasks.wait();
+    forward_supernode(s, y);
+}
+
+void BlockLDLT::backward_subtree(int s, VecX& y) const {
+    backward_supernode(s, y);
+    if (subtree_entries_[s] < kSerialSolveEntries || children_[s].empty()) {
+        for (int t = s - 1; t >= first_descendant_[s]; --t) backward_supernode(t, y);
+        return;
+    }
+    tbb::task_group tasks;
+    for (int c : children_[s]) tasks.run([this, c, &y] { backward_subtree(c, y); });
+    tasks.wait();
+}
+
 void BlockLDLT::solve(const VecX& b, VecX& x) const {
     VecX y(n_);
     for (Eigen::Index i = 0; i < n_; ++i) y[i] = b[perm_[static_cast<std::size_t>(i)]];
-    VecX work;
-    const int ns = num_supernodes();
-    for (int s = 0; s < ns; ++s) {  // L y = b
-        const int f = first_[s], w = width_[s];
-        const int nb = static_cast<int>(row_ptr_[s + 1] - row_ptr_[s]);
-        const ConstPanel P(values_.data() + panel_[s], w + nb, w);
-        auto ys = y.segment(f, w);
-        P.topRows(w).triangularView<Eigen::UnitLower>().solveInPlace(ys);
-        if (nb == 0) continue;
-        work.noalias() = P.bottomRows(nb) * ys;
-        const int* rs = rows_.data() + row_ptr_[s];
-        for (int k = 0; k < nb; ++k) y[rs[k]] -= work[k];
-    }
-    y.array() /= Eigen::Map<const VecX>(d_.data(), n_).array();  // D y = y
-    for (int s = ns - 1; s >= 0; --s) {                          // Lᵀ x = y
-        const int f = first_[s], w = width_[s];
-        const int nb = static_cast<int>(row_ptr_[s + 1] - row_ptr_[s]);
-        const ConstPanel P(values_.data() + panel_[s], w + nb, w);
-        auto ys = y.segment(f, w);
-        if (nb > 0) {
-            work.resize(nb);
-            const int* rs = rows_.data() + row_ptr_[s];
-            for (int k = 0; k < nb; ++k) work[k] = y[rs[k]];
-            ys.noalias() -= P.bottomRows(nb).transpose() * work;
+    auto over_roots = [&](auto&& subtree) {
+        if (roots_.size() == 1) {
+            subtree(roots_.front());
+            return;
         }
-        P.topRows(w).triangularView<Eigen::UnitLower>().transpose().solveInPlace(ys);
-    }
+        tbb::task_group tasks;
+        for (int r : roots_) tasks.run([&subtree, r] { subtree(r); });
+        tasks.wait();
+    };
+    over_roots([&](int r) { forward_subtree(r, y); });           // L y = b
+    y.array() /= Eigen::Map<const VecX>(d_.data(), n_).array();  // D y = y
+    over_roots([&](int r) { backward_subtree(r, y); });          // Lᵀ x = y
     x.resize(n_);
     for (Eigen::Index i = 0; i < n_; ++i) x[perm_[static_cast<std::size_t>(i)]] = y[i];
 }

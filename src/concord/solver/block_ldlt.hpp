@@ -11,7 +11,9 @@
 // without pivoting (as a scalar sparse LDLᵀ does; an indefinite matrix factorises unless a
 // pivot is zero). Supernodes of disjoint subtrees depend on nothing in common, so subtrees run
 // as parallel tasks; the few large supernodes at the top of the tree, which every path waits
-// for, split their columns into fixed ranges done in parallel.
+// for, split their columns into fixed ranges done in parallel. The triangular solves go over
+// the same tree: forward from the leaves (each supernode gathers the updates of those below
+// it), backward from the roots.
 //
 // Deterministic: every supernode sums its updates in the same order (ascending) whatever the
 // number of threads or the schedule, so the factor and the solution are the same bit for bit.
@@ -55,6 +57,10 @@ class BlockLDLT {
     struct Numeric;  ///< what one factorisation's tasks share (A, per-thread scratch, failure)
     void factor_subtree(int s);
     bool factor_supernode(int s, Scratch& scratch);
+    void forward_subtree(int s, VecX& y) const;
+    void forward_supernode(int t, VecX& y) const;
+    void backward_subtree(int s, VecX& y) const;
+    void backward_supernode(int t, VecX& y) const;
 
     Eigen::Index n_ = 0;
     int num_groups_ = 0;
@@ -72,6 +78,7 @@ class BlockLDLT {
     std::vector<int> roots_;
     std::vector<double> own_work_;          ///< flop estimate of the supernode itself
     std::vector<double> subtree_work_;      ///< and of its subtree
+    std::vector<std::size_t> subtree_entries_;  ///< entries of L in its subtree (solves)
     std::vector<std::size_t> updater_ptr_;  ///< supernodes whose rows reach s:
     std::vector<int> updaters_;             ///< updaters_[updater_ptr_[s] .. [s + 1])
     std::vector<std::ptrdiff_t> gather_;    ///< per entry of A: its place in values_, -1 above

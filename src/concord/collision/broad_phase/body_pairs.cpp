@@ -105,9 +105,10 @@ std::vector<std::pair<int, int>> interacting_body_pairs(const CollisionMesh& mes
     // A body's box holds every box of its primitives (an edge's or face's box is the union of
     // its vertices' boxes).
     std::vector<AABB> body_box(static_cast<std::size_t>(num_bodies));
-    for (int v = 0; v < mesh.num_vertices(); ++v)
-        body_box[static_cast<std::size_t>(mesh.vertex_body[static_cast<std::size_t>(v)])].expand(
-            vertex_boxes[static_cast<std::size_t>(v)]);
+    tbb::parallel_for(0, num_bodies, [&](int b) {
+        for (int v : vertices.of(b))
+            body_box[static_cast<std::size_t>(b)].expand(vertex_boxes[static_cast<std::size_t>(v)]);
+    });
 
     const BodyPairFilter& filter = params.body_pair_filter;
     auto allowed = [&](int a, int b) { return a != b && (!filter || filter(a, b)); };

@@ -30,12 +30,46 @@ bool outside_of(const Vertices& x, Eigen::Index v, const Vertices& lo, const Ver
            (x.row(v).array() > hi.row(w).array()).any();
 }
 
-// `kept` (sorted) without the pairs `drop` rejects, merged with `added` (sorted, disjoint).
+// `kept` (sorted) without the pairs `drop` rejects, merged with `added` (sorted, disjoint from
+// the pairs kept). A pile's cache holds some 10^5 pairs: `kept` is cut into pieces of fixed
+// size, each piece takes the added pairs below its first pair's successor's bound, and the
+// pieces are filtered and merged in parallel into their places (the serial merge's result).
 template <class Pair, class Drop>
 void replace_pairs(std::vector<Pair>& kept, const std::vector<Pair>& added, Drop&& drop) {
-    std::erase_if(kept, drop);
-    std::vector<Pair> merged(kept.size() + added.size());
-    std::merge(kept.begin(), kept.end(), added.begin(), added.end(), merged.begin());
+    constexpr std::size_t kPiece = 8192;
+    const std::size_t n = kept.size();
+    const std::size_t pieces = std::max<std::size_t>(1, (n + kPiece - 1) / kPiece);
+    // Piece p: kept[p kPiece, (p + 1) kPiece) and added[a[p], a[p + 1]).
+    std::vector<std::size_t> a(pieces + 1, added.size()), out(pieces + 1, 0);
+    a[0] = 0;
+    for (std::size_t p = 1; p < pieces; ++p)
+        a[p] = static_cast<std::size_t>(
+            std::lower_bound(added.begin(), added.end(), kept[p * kPiece]) - added.begin());
+    tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
+        const auto b = kept.begin() + static_cast<std::ptrdiff_t>(p * kPiece);
+        const auto e = kept.begin() + static_cast<std::ptrdiff_t>(std::min(n, (p + 1) * kPiece));
+        out[p + 1] =
+            static_cast<std::size_t>(std::count_if(b, e, [&](const Pair& x) { return !drop(x); })) +
+            (a[p + 1] - a[p]);
+    });
+    for (std::size_t p = 0; p < pieces; ++p) out[p + 1] += out[p];
+    std::vector<Pair> merged(out.back());
+    tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t p) {
+        auto i = kept.begin() + static_cast<std::ptrdiff_t>(p * kPiece);
+        const auto e = kept.begin() + static_cast<std::ptrdiff_t>(std::min(n, (p + 1) * kPiece));
+        auto j = added.begin() + static_cast<std::ptrdiff_t>(a[p]);
+        const auto je = added.begin() + static_cast<std::ptrdiff_t>(a[p + 1]);
+        auto o = merged.begin() + static_cast<std::ptrdiff_t>(out[p]);
+        while (i != e || j != je) {
+            if (i != e && drop(*i)) {
+                ++i;
+            } else if (j == je || (i != e && *i < *j)) {
+                *o++ = *i++;
+            } else {
+                *o++ = *j++;
+            }
+        }
+    });
     kept = std::move(merged);
 }
 
