@@ -19,29 +19,9 @@
 #include <utility>
 #include <vector>
 
-namespace concord {
+#include "concord/math/uninitialised_allocator.hpp"
 
-/// An allocator whose vectors leave new doubles uninitialised on resize: every value a block
-/// gets is written by add() or append_all() right after (a dense pile's blocks are ~10 MB
-/// per Newton iteration, which zero-filling would write twice).
-template <typename T>
-struct UninitialisedAllocator : std::allocator<T> {
-    template <typename U>
-    struct rebind {
-        using other = UninitialisedAllocator<U>;
-    };
-    UninitialisedAllocator() = default;
-    template <typename U>
-    UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
-    template <typename U>
-    void construct(U* p) noexcept {
-        ::new (static_cast<void*>(p)) U;
-    }
-    template <typename U, typename... Args>
-    void construct(U* p, Args&&... args) {
-        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    }
-};
+namespace concord {
 
 class HessianBlocks {
   public:

@@ -239,7 +239,11 @@ void BlockLDLT::analyze(const SparseMatrix& A) {
         total += h * static_cast<std::size_t>(width_[s]);
         j = sn_last[s] + 1;
     }
-    values_.resize(total);  // each panel is cleared when it is factorised
+    // Each panel is cleared when it is factorised, and every entry of gather_ is written below:
+    // neither keeps its old contents when it grows (a growing pile's Newton systems are analysed
+    // again and again, each a little larger), and the pages are first written in parallel.
+    values_.clear();
+    values_.resize(total);
     d_.resize(static_cast<std::size_t>(n));
 
     // The supernodes' tree, the subtrees' ranges, and who updates whom.
@@ -291,6 +295,7 @@ void BlockLDLT::analyze(const SparseMatrix& A) {
 
     // Where each stored entry of A on or below the factor's diagonal goes: found for a group's
     // first column (its columns share their rows), then placed for each of its columns.
+    gather_.clear();
     gather_.resize(static_cast<std::size_t>(A.nonZeros()));
     std::vector<int> sn_of_column(static_cast<std::size_t>(n));
     for (int s = 0; s < ns; ++s)

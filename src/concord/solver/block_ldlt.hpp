@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "concord/math/types.hpp"
+#include "concord/math/uninitialised_allocator.hpp"
 #include "concord/solver/sparse_matrix.hpp"
 
 namespace concord {
@@ -81,11 +82,12 @@ class BlockLDLT {
     std::vector<std::size_t> subtree_entries_;  ///< entries of L in its subtree (solves)
     std::vector<std::size_t> updater_ptr_;  ///< supernodes whose rows reach s:
     std::vector<int> updaters_;             ///< updaters_[updater_ptr_[s] .. [s + 1])
-    std::vector<std::ptrdiff_t> gather_;    ///< per entry of A: its place in values_, -1 above
+    /// per entry of A: its place in values_, -1 above
+    std::vector<std::ptrdiff_t, UninitialisedAllocator<std::ptrdiff_t>> gather_;
 
     // Numeric factor: per supernode a column-major panel of (width + rows below) x width, its
     // diagonal block the unit lower triangle of L (the upper triangle is scratch), and D.
-    std::vector<double> values_;
+    std::vector<double, UninitialisedAllocator<double>> values_;
     std::vector<double> d_;
     std::unique_ptr<Numeric> numeric_;
 };
