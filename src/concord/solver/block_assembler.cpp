@@ -33,6 +33,7 @@ void BlockAssembler::assemble(const HessianBlocks& blocks, SparseMatrix& H) {
         ref_begin_[k + 1] = static_cast<std::size_t>(rows * cols);
     });
     for (std::size_t k = 0; k < num_blocks; ++k) ref_begin_[k + 1] += ref_begin_[k];
+    refs_.clear();
     refs_.resize(ref_begin_[num_blocks]);
     tbb::parallel_for(std::size_t(0), num_blocks, [&](std::size_t k) {
         const HessianBlocks::Block& blk = list[k];
@@ -60,7 +61,11 @@ void BlockAssembler::assemble(const HessianBlocks& blocks, SparseMatrix& H) {
 
     // 2. Every slot's sum, slots in parallel. An entry's first addend is stored as is (not
     //    added to 0), as setFromTriplets does; touched_ is valid only where full_ is not set.
+    // (Every slot's values are written below, and a slot's flags where it reads them: the
+    // buffers grow without copying or clearing their old contents.)
+    values_.clear();
     values_.resize(num_slots * bb);
+    touched_.clear();
     touched_.resize(num_slots * bb);
     full_.resize(num_slots);
     tbb::parallel_for(std::size_t(0), num_slots, [&](std::size_t s) {

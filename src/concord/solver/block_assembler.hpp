@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "concord/math/hessian_blocks.hpp"
+#include "concord/math/uninitialised_allocator.hpp"
 #include "concord/solver/sparse_matrix.hpp"
 
 namespace concord {
@@ -44,11 +45,13 @@ class BlockAssembler {
     std::int64_t num_block_rows_ = 0;
     std::vector<std::size_t>
         ref_begin_;          ///< per block: its first Ref (a block off the grid has several)
-    std::vector<Ref> refs_;  ///< sorted by (key, block)
+    std::vector<Ref, UninitialisedAllocator<Ref>> refs_;  ///< sorted by (key, block)
     std::vector<std::size_t> slot_begin_;    ///< per slot: its first Ref
     std::vector<std::size_t> column_begin_;  ///< per block column holding slots: its first slot
-    std::vector<double> values_;             ///< per slot: block_ x block_, column-major
-    std::vector<std::uint8_t> touched_;      ///< per slot entry: some block holds it
+    std::vector<double, UninitialisedAllocator<double>>
+        values_;  ///< per slot: block_ x block_, column-major
+    std::vector<std::uint8_t, UninitialisedAllocator<std::uint8_t>>
+        touched_;                            ///< per slot entry: some block holds it
     std::vector<std::uint8_t> full_;         ///< per slot: every entry held (touched_ not kept)
     std::vector<int> count_;                 ///< per unknown column: its stored entries
 };

@@ -12,6 +12,7 @@
 #include "concord/collision/ccd/additive_ccd.hpp"
 #include "concord/collision/distance/edge_edge.hpp"
 #include "concord/collision/distance/point_triangle.hpp"
+#include "concord/math/parallel_select.hpp"
 
 namespace concord {
 
@@ -322,21 +323,23 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
         [](double a, double b) { return std::min(a, b); });
     if (collect_hits_) {
         // Every pair the CCD stopped on the way (libuipc joins those below 1 - 1e-6).
-        hits_.clear();
-        for (std::size_t i = 0; i < pt.size(); ++i)
-            if (toi[i] < 1.0 - 1e-6) hits_.push_back({AlPairKey::PointTriangle, pt[i].vertex, pt[i].face});
-        for (std::size_t i = 0; i < ee.size(); ++i)
-            if (toi[pt.size() + i] < 1.0 - 1e-6)
-                hits_.push_back({AlPairKey::EdgeEdge, ee[i].edge_a, ee[i].edge_b});
+        hits_ = parallel_select<AlPairKey>(
+            toi.size(), [&](std::size_t i) { return toi[i] < 1.0 - 1e-6; },
+            [&](std::size_t i) -> AlPairKey {
+                if (i < pt.size()) return {AlPairKey::PointTriangle, pt[i].vertex, pt[i].face};
+                const auto& c = ee[i - pt.size()];
+                return {AlPairKey::EdgeEdge, c.edge_a, c.edge_b};
+            });
     }
     // (The CCD still ran on every candidate: it stops at a fraction of the initial gap, which
     // a far pair can reach without coming within dhat.)
     Candidates near;
-    near.point_triangle.reserve(pt.size() / 4);
-    for (std::size_t i = 0; i < pt.size(); ++i)
-        if (keep[i]) near.point_triangle.push_back(pt[i]);
-    for (std::size_t i = 0; i < ee.size(); ++i)
-        if (keep[pt.size() + i]) near.edge_edge.push_back(ee[i]);
+    near.point_triangle = parallel_select<PointTriangleCandidate>(
+        pt.size(), [&](std::size_t i) { return keep[i] != 0; },
+        [&](std::size_t i) { return pt[i]; });
+    near.edge_edge = parallel_select<EdgeEdgeCandidate>(
+        ee.size(), [&](std::size_t i) { return keep[pt.size() + i] != 0; },
+        [&](std::size_t i) { return ee[i]; });
     candidates_ = std::move(near);
     // Half-spaces: the signed distance is linear in t along the segment; stop at the fraction
     // s of the way to contact, as the additive CCD does for pairs.

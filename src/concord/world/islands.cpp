@@ -82,16 +82,18 @@ MotionBounds step_motion_bounds(const ContactSurface& surface, const VecX& q_sta
     const Vertices x0 = surface.positions(q_start);
     const Vertices x1 = surface.positions(q_predicted);
     MotionBounds bounds;
-    bounds.lo = x0.cwiseMin(x1);
-    bounds.hi = x0.cwiseMax(x1);
+    bounds.lo.resize(x0.rows(), 3);
+    bounds.hi.resize(x0.rows(), 3);
     const int num_bodies = static_cast<int>(surface.body_vertex_begin.size()) - 1;
     tbb::parallel_for(0, num_bodies, [&](int b) {
         const int begin = surface.body_vertex_begin[static_cast<std::size_t>(b)];
         const int count = surface.body_vertex_begin[static_cast<std::size_t>(b) + 1] - begin;
         if (count == 0) return;
-        const double displacement =
-            (x1.middleRows(begin, count) - x0.middleRows(begin, count)).rowwise().norm().maxCoeff();
+        const auto from = x0.middleRows(begin, count), to = x1.middleRows(begin, count);
+        const double displacement = (to - from).rowwise().norm().maxCoeff();
         const double margin = std::max(displacement, min_margin);
+        bounds.lo.middleRows(begin, count) = from.cwiseMin(to);
+        bounds.hi.middleRows(begin, count) = from.cwiseMax(to);
         bounds.lo.middleRows(begin, count).array() -= margin;
         bounds.hi.middleRows(begin, count).array() += margin;
     });
