@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -25,10 +26,12 @@ namespace concord {
 
 class HessianBlocks {
   public:
+    /// (No default member values: appending many blocks at once leaves the new ones unwritten
+    /// until they are copied in parallel, append_all.)
     struct Block {
-        int row = 0, col = 0;    ///< position of the block's first entry
-        int rows = 0, cols = 0;  ///< its size
-        std::size_t offset = 0;  ///< its values, column-major, at values()[offset]
+        int row, col;        ///< position of the block's first entry
+        int rows, cols;      ///< its size
+        std::size_t offset;  ///< its values, column-major, at values()[offset]
     };
 
     /// Adds the dense block B at (row0, col0). Every entry is kept, zeros included: a block's
@@ -113,7 +116,7 @@ class HessianBlocks {
     }
     std::size_t size() const { return blocks_.size(); }
     bool empty() const { return blocks_.empty(); }
-    const std::vector<Block>& blocks() const { return blocks_; }
+    std::span<const Block> blocks() const { return blocks_; }
     const double* values(const Block& b) const { return values_.data() + b.offset; }
     Eigen::Map<const Eigen::MatrixXd> matrix(const Block& b) const {
         return {values(b), b.rows, b.cols};
@@ -139,7 +142,7 @@ class HessianBlocks {
     }
 
   private:
-    std::vector<Block> blocks_;
+    std::vector<Block, UninitialisedAllocator<Block>> blocks_;
     std::vector<double, UninitialisedAllocator<double>> values_;
 };
 

@@ -17,7 +17,7 @@ BlockAssembler::BlockAssembler(std::vector<int> free_index, int num_free, int bl
 void BlockAssembler::assemble(const HessianBlocks& blocks, SparseMatrix& H) {
     const std::int64_t b = block_;
     const std::size_t bb = static_cast<std::size_t>(b * b);
-    const std::vector<HessianBlocks::Block>& list = blocks.blocks();
+    const std::span<const HessianBlocks::Block> list = blocks.blocks();
     const std::size_t num_blocks = list.size();
     auto aligned = [b](const HessianBlocks::Block& blk) {
         return blk.rows == b && blk.cols == b && blk.row % b == 0 && blk.col % b == 0;
