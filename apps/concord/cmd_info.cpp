@@ -51,13 +51,13 @@ int run_info(const InfoOptions& opt) {
         const AffineBody& b = bodies[i];
         const BodySpec& spec = scene.bodies[i];
         ++counts[static_cast<int>(b.motion)];
-        triangles += b.mesh.num_faces();
-        vertices += b.mesh.num_vertices();
+        triangles += b.mesh().num_faces();
+        vertices += b.mesh().num_vertices();
         mass += b.mass_properties.mass;
         if (b.is_dynamic()) dynamic_mass += b.mass_properties.mass;
         // x = R X + position, as the scene file defines the initial placement.
         placed[i] =
-            (b.mesh.vertices * spec.rotation.transpose()).rowwise() + spec.position.transpose();
+            (b.mesh().vertices * spec.rotation.transpose()).rowwise() + spec.position.transpose();
         if (placed[i].rows() > 0) {
             lo = lo.cwiseMin(placed[i].colwise().minCoeff().transpose());
             hi = hi.cwiseMax(placed[i].colwise().maxCoeff().transpose());
@@ -88,7 +88,7 @@ int run_info(const InfoOptions& opt) {
             const AffineBody& b = bodies[i];
             std::cout << fmt::format("  {:<24} {:<9} {:<9} {:>8} triangles  {:.6g} kg\n", b.name,
                                      shape_kind_name(scene.bodies[i].shape.kind),
-                                     motion_type_name(b.motion), b.mesh.num_faces(),
+                                     motion_type_name(b.motion), b.mesh().num_faces(),
                                      b.mass_properties.mass);
         }
     }
@@ -97,7 +97,7 @@ int run_info(const InfoOptions& opt) {
     // pairs in contact.exclude (a robot's adjacent links) may overlap.
     std::vector<AuditBody> audit_bodies;
     for (std::size_t i = 0; i < bodies.size(); ++i)
-        audit_bodies.push_back({&bodies[i].mesh.faces, &placed[i]});
+        audit_bodies.push_back({&bodies[i].mesh().faces, &placed[i]});
     std::vector<HalfSpace> planes;
     for (const PlaneSpec& p : scene.planes) planes.push_back({p.point, p.normal});
     const AuditResult audit = audit_intersections(audit_bodies, planes, 1, scene.contact.exclude);

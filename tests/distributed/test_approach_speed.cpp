@@ -106,8 +106,9 @@ TEST(ApproachSpeeds, GroundPlanesAndStaticTrianglesLendTheBodysOwnSpeed) {
     {
         const WorldModel m = build_world_model(s, false);
         const AffineBody& b = m.bodies[2];
-        for (Eigen::Index i = 0; i < b.mesh.vertices.rows(); ++i)
-            heights.insert(affine_apply(b.q_initial, Vec3(b.mesh.vertices.row(i).transpose())).y());
+        for (Eigen::Index i = 0; i < b.mesh().vertices.rows(); ++i)
+            heights.insert(
+                affine_apply(b.q_initial, Vec3(b.mesh().vertices.row(i).transpose())).y());
     }
     const double floor = *std::next(heights.begin());
     s.bodies[0].position.y() += floor;

@@ -47,7 +47,7 @@ TEST(BodyBox, HoldsEveryVertexOfTheMappedMesh) {
             if (trial % 2) A += 0.2 * Mat3::NullaryExpr([&] { return u(rng); });  // not a rotation
             const Vec12 q = pose(A, Vec3(u(rng), u(rng), u(rng)));
             const Box3 b = world_box(rest, q);
-            const auto& V = body.mesh.vertices;
+            const auto& V = body.mesh().vertices;
             for (Eigen::Index v = 0; v < V.rows(); ++v) {
                 const Vec3 x = affine_apply(q, V.row(v).transpose());
                 for (int i = 0; i < 3; ++i) {

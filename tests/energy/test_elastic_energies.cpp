@@ -38,10 +38,10 @@ MatX test_modes(const Vec3& X) {
 ModalPart make_modal_part(const AffineBody& body) {
     ModalPart part;
     part.num_modes = 2;
-    const auto n = body.mesh.vertices.rows();
+    const auto n = body.mesh().vertices.rows();
     auto phi = std::make_shared<MatX>(3 * n, 2);
     for (Eigen::Index v = 0; v < n; ++v)
-        phi->middleRows(3 * v, 3) = test_modes(body.mesh.vertices.row(v).transpose());
+        phi->middleRows(3 * v, 3) = test_modes(body.mesh().vertices.row(v).transpose());
     part.vertex_modes = phi;
     const int g = 4;
     Vertices pts(g * g * g, 3);

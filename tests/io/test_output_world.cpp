@@ -46,7 +46,7 @@ TEST(OutputWriterWorld, HeaderAndFramesFollowTheWorld) {
     ASSERT_EQ(r.bodies().size(), 2u);
     EXPECT_EQ(r.bodies()[0].name, "box");
     EXPECT_EQ(r.bodies()[1].motion, MotionType::Static);
-    EXPECT_EQ(r.load_mesh(1).vertices, world.body(1).mesh.vertices);
+    EXPECT_EQ(r.load_mesh(1).vertices, world.body(1).mesh().vertices);
     auto frames = r.read_all_frames();
     ASSERT_EQ(frames.size(), 4u);
     // Frame 0: p = position and A = R of the scene.

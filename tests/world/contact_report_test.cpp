@@ -110,8 +110,8 @@ TEST(ContactReport, BoxOnStaticBoxReportsBodyPairsWithLocalIndices) {
         EXPECT_TRUE(c.body_b == 0 || c.body_b == 1);
         EXPECT_LT(c.distance, r.dhat);
         EXPECT_GT(c.distance, 0.0);
-        const TriMesh& ma = w.body(c.body_a).mesh;
-        const TriMesh& mb = w.body(c.body_b).mesh;
+        const TriMesh& ma = w.body(c.body_a).mesh();
+        const TriMesh& mb = w.body(c.body_b).mesh();
         if (c.kind == ContactKind::PointTriangle) {
             EXPECT_LT(c.element_a, ma.num_vertices());
             EXPECT_LT(c.element_b, static_cast<int>(mb.faces.rows()));

@@ -36,7 +36,7 @@ double feet_downhill(const World& w, const Vertices& x0, const std::vector<int>&
 
 std::vector<int> feet_of(const World& w) {
     std::vector<int> feet;
-    const Vertices& X = w.body(0).mesh.vertices;
+    const Vertices& X = w.body(0).mesh().vertices;
     for (int v = 0; v < X.rows(); ++v)
         if (X(v, 1) < -0.4 + 1e-9) feet.push_back(v);
     return feet;

@@ -52,7 +52,7 @@ TEST(FourBar, RockerFollowsTheLoopClosureWithTheCouplersCurrentLength) {
     const Vec3 A0(0.0, 0.3, 0.0), B0(0.8546375634991147, 0.5821252116637161, 0.0);
     const Vec3 crank_pin = local(0, A0), rocker_pin_local = local(2, B0);
     const double Lb = (B0 - A0).norm();
-    const TriMesh& mesh = w.body(1).mesh;
+    const TriMesh& mesh = w.body(1).mesh();
     const int ea = vertex_at(mesh, Vec3(-Lb / 2, 0, 0)), eb = vertex_at(mesh, Vec3(Lb / 2, 0, 0));
     ASSERT_GE(ea, 0);
     ASSERT_GE(eb, 0);

@@ -12,9 +12,9 @@ using namespace concord::test;
 namespace {
 
 void expect_same_body(const AffineBody& a, const AffineBody& b) {
-    EXPECT_EQ(a.mesh.vertices, b.mesh.vertices);
-    EXPECT_EQ(a.mesh.faces, b.mesh.faces);
-    EXPECT_EQ(a.mesh.edges, b.mesh.edges);
+    EXPECT_EQ(a.mesh().vertices, b.mesh().vertices);
+    EXPECT_EQ(a.mesh().faces, b.mesh().faces);
+    EXPECT_EQ(a.mesh().edges, b.mesh().edges);
     EXPECT_EQ(a.mass_properties.mass, b.mass_properties.mass);
     EXPECT_EQ(a.mass_properties.center_of_mass, b.mass_properties.center_of_mass);
     EXPECT_EQ(a.mass_properties.second_moment, b.mass_properties.second_moment);

@@ -29,7 +29,7 @@ bool audit_clean(const World& w) {
     std::vector<AuditBody> bodies;
     for (int b = 0; b < w.num_bodies(); ++b) x.push_back(w.world_vertices(b));
     for (int b = 0; b < w.num_bodies(); ++b)
-        bodies.push_back({&w.body(b).mesh.faces, &x[static_cast<std::size_t>(b)]});
+        bodies.push_back({&w.body(b).mesh().faces, &x[static_cast<std::size_t>(b)]});
     std::vector<HalfSpace> planes;
     for (const PlaneSpec& p : w.spec().planes) planes.push_back({p.point, p.normal});
     return audit_intersections(bodies, planes, 16, w.spec().contact.exclude).clean;

@@ -33,7 +33,7 @@ TEST(SliderCrank, SliderFollowsTheClosureWithTheRodsCurrentLength) {
     const SceneSpec scene =
         load_scene_file(std::string(CONCORD_SOURCE_DIR) + "/scenes/slider-crank.json");
     World w(scene);
-    const TriMesh& rod_mesh = w.body(1).mesh;
+    const TriMesh& rod_mesh = w.body(1).mesh();
     const int a = vertex_at(rod_mesh, Vec3(-0.5, 0, 0)), b = vertex_at(rod_mesh, Vec3(0.5, 0, 0));
     ASSERT_GE(a, 0);
     ASSERT_GE(b, 0);

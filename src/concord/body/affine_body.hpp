@@ -2,6 +2,7 @@
 // x = p + A X, with q = [p (3), A row-major (9)] its 12 degrees of freedom.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -57,7 +58,11 @@ inline Eigen::Matrix<double, 3, 12> affine_jacobian(const Vec3& X) {
 /// One body of the world: its geometry, mass, material and how it moves.
 struct AffineBody {
     std::string name;
-    TriMesh mesh;               ///< local coordinates X (as in the output directory's meshes/)
+    /// The shape in local coordinates X (as in the output directory's meshes/), shared by the
+    /// bodies built from one shape (build_body's same_shape: a pile of 512 icospheres holds one
+    /// copy, 28 KB, instead of 512).
+    std::shared_ptr<const TriMesh> shape = std::make_shared<const TriMesh>();
+    const TriMesh& mesh() const { return *shape; }
     MotionType motion = MotionType::Dynamic;
     MaterialSpec material;
     MassProperties mass_properties;

@@ -107,25 +107,25 @@ AffineBody build_body(const BodySpec& spec, const AffineBody* same_shape) {
     b.stiffness = spec.material.youngs_modulus;
     b.q_initial = affine_state(spec.position, spec.rotation);
     if (same_shape) {
-        b.mesh = same_shape->mesh;
+        b.shape = same_shape->shape;
         b.mass_properties = same_shape->mass_properties;
         b.mass_matrix = same_shape->mass_matrix;
         b.bounding_radius = same_shape->bounding_radius;
         return b;
     }
-    b.mesh = build_shape_mesh(spec.shape, spec.name);
-    require_closed_oriented(b.mesh, "body '" + spec.name + "'");
+    b.shape = std::make_shared<const TriMesh>(build_shape_mesh(spec.shape, spec.name));
+    require_closed_oriented(b.mesh(), "body '" + spec.name + "'");
     const std::string label = "body '" + spec.name + "'";
-    b.mass_properties = compute_mass_properties(b.mesh, spec.material.density, label);
+    b.mass_properties = compute_mass_properties(b.mesh(), spec.material.density, label);
     if (spec.inertia)
         b.mass_properties = mass_properties_from_inertia(
             b.mass_properties.volume, spec.inertia->mass, spec.inertia->center_of_mass,
             spec.inertia->inertia, label);
     b.mass_matrix = affine_mass_matrix(b.mass_properties);
     const Vec3 c = b.mass_properties.center_of_mass;
-    for (Eigen::Index v = 0; v < b.mesh.vertices.rows(); ++v)
+    for (Eigen::Index v = 0; v < b.mesh().vertices.rows(); ++v)
         b.bounding_radius =
-            std::max(b.bounding_radius, (b.mesh.vertices.row(v).transpose() - c).norm());
+            std::max(b.bounding_radius, (b.mesh().vertices.row(v).transpose() - c).norm());
     return b;
 }
 

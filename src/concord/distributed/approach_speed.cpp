@@ -30,8 +30,8 @@ ApproachSpeeds::ApproachSpeeds(const WorldModel& model, const std::vector<RestBo
         if (model_.movable[i]) continue;
         const AffineBody& body = model_.bodies[i];
         const Vec12 qb = q.segment<12>(12 * b);
-        const auto& V = body.mesh.vertices;
-        const auto& F = body.mesh.faces;
+        const auto& V = body.mesh().vertices;
+        const auto& F = body.mesh().faces;
         for (Eigen::Index f = 0; f < F.rows(); ++f) {
             AABB box;
             for (int k = 0; k < 3; ++k)

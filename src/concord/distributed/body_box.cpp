@@ -7,7 +7,7 @@ namespace concord {
 
 RestBound rest_bound(const AffineBody& body) {
     RestBound r;
-    const auto& v = body.mesh.vertices;
+    const auto& v = body.mesh().vertices;
     for (Eigen::Index i = 0; i < v.rows(); ++i) {
         r.box.lo = r.box.lo.cwiseMin(v.row(i).transpose());
         r.box.hi = r.box.hi.cwiseMax(v.row(i).transpose());

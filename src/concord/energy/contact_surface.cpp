@@ -12,14 +12,14 @@ ContactSurface build_contact_surface(std::span<const AffineBody* const> bodies) 
     meshes.reserve(bodies.size());
     for (const AffineBody* b : bodies) {
         s.body_vertex_begin.push_back(total);
-        total += b->mesh.num_vertices();
-        meshes.push_back(&b->mesh);
+        total += b->mesh().num_vertices();
+        meshes.push_back(&b->mesh());
     }
     s.body_vertex_begin.push_back(total);
     s.rest.resize(total, 3);
     for (std::size_t b = 0; b < bodies.size(); ++b)
-        s.rest.middleRows(s.body_vertex_begin[b], bodies[b]->mesh.num_vertices()) =
-            bodies[b]->mesh.vertices;
+        s.rest.middleRows(s.body_vertex_begin[b], bodies[b]->mesh().num_vertices()) =
+            bodies[b]->mesh().vertices;
     append_bodies(s.mesh, 0, meshes);
     return s;
 }

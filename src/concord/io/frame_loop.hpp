@@ -26,7 +26,7 @@ std::vector<OutputBody> output_bodies(const Sim& sim) {
     for (int i = 0; i < sim.num_bodies(); ++i) {
         const auto& b = sim.body(i);
         bodies.push_back(
-            {b.name, &b.mesh, b.motion, b.is_elastic() ? b.modal->vertex_modes.get() : nullptr});
+            {b.name, &b.mesh(), b.motion, b.is_elastic() ? b.modal->vertex_modes.get() : nullptr});
     }
     return bodies;
 }

@@ -118,14 +118,15 @@ FluidCoupling::FluidCoupling(const WorldModel& model)
     for (const AffineBody& body : model.bodies) {
         const double area = [&] {
             double a = 0.0;
-            const auto& V = body.mesh.vertices;
-            for (int t = 0; t < body.mesh.num_faces(); ++t)
-                a += 0.5 * (V.row(body.mesh.faces(t, 1)) - V.row(body.mesh.faces(t, 0)))
-                               .cross(V.row(body.mesh.faces(t, 2)) - V.row(body.mesh.faces(t, 0)))
-                               .norm();
+            const auto& V = body.mesh().vertices;
+            for (int t = 0; t < body.mesh().num_faces(); ++t)
+                a += 0.5 *
+                     (V.row(body.mesh().faces(t, 1)) - V.row(body.mesh().faces(t, 0)))
+                         .cross(V.row(body.mesh().faces(t, 2)) - V.row(body.mesh().faces(t, 0)))
+                         .norm();
             return a;
         }();
-        samples += 2.0 * area / (b * b) + body.mesh.num_vertices() + body.mesh.num_edges();
+        samples += 2.0 * area / (b * b) + body.mesh().num_vertices() + body.mesh().num_edges();
     }
     const double need = particles * kBytesPerParticle + samples * kBytesPerSample;
     const double have = physical_memory();
@@ -140,8 +141,8 @@ FluidCoupling::FluidCoupling(const WorldModel& model)
     closed_.resize(model.bodies.size());
     inside_.resize(model.bodies.size());
     for (std::size_t i = 0; i < model.bodies.size(); ++i) {
-        closed_[i] = validate_mesh(model.bodies[i].mesh).closed;
-        if (closed_[i]) inside_[i] = MeshInside(model.bodies[i].mesh);
+        closed_[i] = validate_mesh(model.bodies[i].mesh()).closed;
+        if (closed_[i]) inside_[i] = MeshInside(model.bodies[i].mesh());
     }
     // Static bodies' samples first: with the planes' they form the boundary's fixed part.
     std::vector<std::size_t> order;
@@ -153,7 +154,7 @@ FluidCoupling::FluidCoupling(const WorldModel& model)
         BodySamples s;
         s.body = static_cast<int>(i);
         s.is_static = body.motion == MotionType::Static;
-        s.local = sample_surface(body.mesh, b, boundary_sample_depth(mat));
+        s.local = sample_surface(body.mesh(), b, boundary_sample_depth(mat));
         s.psi = boundary_psi(s.local, mat);
         bodies_.push_back(std::move(s));
     }
@@ -436,7 +437,7 @@ int FluidCoupling::push_out(const WorldModel& model, const std::vector<BodyMotio
                     (x.array() > pl.world.max.array()).any())
                     continue;
                 const auto b = static_cast<std::size_t>(bodies_[pl.k].body);
-                if (inside_[b].contains(model.bodies[b].mesh, pl.A_inv * (x - pl.p)))
+                if (inside_[b].contains(model.bodies[b].mesh(), pl.A_inv * (x - pl.p)))
                     where[i] = static_cast<std::int64_t>(n_planes + j);
             }
         }
@@ -459,7 +460,7 @@ int FluidCoupling::push_out(const WorldModel& model, const std::vector<BodyMotio
         const Placed& pl = placed[w - n_planes];
         const auto b = static_cast<std::size_t>(bodies_[pl.k].body);
         const Vec3 X = pl.A_inv * (x - pl.p);
-        const Vec3 C = closest_point_on_mesh(model.bodies[b].mesh, X);
+        const Vec3 C = closest_point_on_mesh(model.bodies[b].mesh(), X);
         const Vec3 c = pl.p + pl.A * C;
         Vec3 out = c - x;  // from inside to the surface: outwards whatever the winding
         if (!(out.norm() > 1e-12)) out = c - (pl.p + pl.A * inside_[b].bounds().center());
@@ -545,7 +546,7 @@ int FluidCoupling::count_inside(const WorldModel& model, const VecX& q, const st
                 if ((x[i].array() < pl.world.min.array()).any() ||
                     (x[i].array() > pl.world.max.array()).any())
                     continue;
-                if (inside_[pl.body].contains(model.bodies[pl.body].mesh,
+                if (inside_[pl.body].contains(model.bodies[pl.body].mesh(),
                                               pl.Ainv * (x[i] - pl.p)))
                     what = static_cast<int>(pl.body);
             }

@@ -37,10 +37,12 @@ void check_initial_state(const std::vector<AffineBody>& bodies, const ContactSur
     std::vector<AuditBody> audit_bodies(static_cast<std::size_t>(B));
     for (int b = 0; b < B; ++b) {
         const AffineBody& body = bodies[b];
-        world[b].resize(body.mesh.num_vertices(), 3);
-        for (int v = 0; v < body.mesh.num_vertices(); ++v)
-            world[b].row(v) = affine_apply(q.segment<12>(12 * b), body.mesh.vertices.row(v).transpose()).transpose();
-        audit_bodies[b] = {&body.mesh.faces, &world[b]};
+        world[b].resize(body.mesh().num_vertices(), 3);
+        for (int v = 0; v < body.mesh().num_vertices(); ++v)
+            world[b].row(v) =
+                affine_apply(q.segment<12>(12 * b), body.mesh().vertices.row(v).transpose())
+                    .transpose();
+        audit_bodies[b] = {&body.mesh().faces, &world[b]};
     }
     const AuditResult audit = audit_intersections(audit_bodies, planes, 64, excluded);
     for (const auto& hit : audit.triangle_hits) {

@@ -564,11 +564,11 @@ VecX World::state_row(int i) const {
 }
 Vertices World::world_vertices(int i) const {
     const AffineBody& b = body(i);
-    Vertices x(b.mesh.num_vertices(), 3);
+    Vertices x(b.mesh().num_vertices(), 3);
     const Vec12 qi = q(i);
     const VecX eta = modal_coordinates(i);
-    for (int v = 0; v < b.mesh.num_vertices(); ++v) {
-        Vec3 X = b.mesh.vertices.row(v).transpose();
+    for (int v = 0; v < b.mesh().num_vertices(); ++v) {
+        Vec3 X = b.mesh().vertices.row(v).transpose();
         if (eta.size() > 0) X += b.modal->vertex_phi(v) * eta;
         x.row(v) = affine_apply(qi, X).transpose();
     }

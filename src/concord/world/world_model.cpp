@@ -44,7 +44,7 @@ void attach_modal_parts(const SceneSpec& spec, std::vector<AffineBody>& bodies) 
             it = bases.emplace(def->name, modal_basis_from_json(node, def->base_dir)).first;
         }
         AffineBody& body = bodies[i];
-        body.modal = make_modal_part(it->second, it->first, body.mesh, bs.elastic->origin,
+        body.modal = make_modal_part(it->second, it->first, body.mesh(), bs.elastic->origin,
                                      bs.elastic->initial, context);
         const double basis_mass = modal_part_mass(*body.modal);
         const double mesh_mass = body.mass_properties.mass;
@@ -163,8 +163,8 @@ WorldModel build_world_model(const SceneSpec& spec, bool check_start) {
         m.orthogonality_weights.push_back(
             body.is_dynamic() ? body.stiffness * body.mass_properties.volume : 0.0);
         double lever = 0.0;
-        for (Eigen::Index v = 0; v < body.mesh.vertices.rows(); ++v)
-            lever = std::max(lever, body.mesh.vertices.row(v).norm());
+        for (Eigen::Index v = 0; v < body.mesh().vertices.rows(); ++v)
+            lever = std::max(lever, body.mesh().vertices.row(v).norm());
         m.lever_arms.push_back(lever);
         // Gravity accelerates every point equally: M^-1 f_gravity = [g, 0]. A constant force at
         // the centre of mass adds M^-1 J(c)^T f.
@@ -205,7 +205,7 @@ WorldModel build_world_model(const SceneSpec& spec, bool check_start) {
         int count = 0;
         for (const auto& b : m.bodies)
             if (b.is_dynamic()) {
-                nodal_mass += b.mass_properties.mass / std::max(1, b.mesh.num_vertices());
+                nodal_mass += b.mass_properties.mass / std::max(1, b.mesh().num_vertices());
                 ++count;
             }
         nodal_mass = count > 0 ? nodal_mass / count : 1.0;
