@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "concord/math/parallel_all_of.hpp"
+#include "concord/math/uninitialised_allocator.hpp"
 #include "concord/solver/block_ldlt.hpp"
 #include "concord/solver/krylov.hpp"
 
@@ -14,7 +15,8 @@ namespace concord {
 struct LinearSolverWorkspace::Impl {
     BlockLDLT ldlt;
     bool analysed = false;
-    std::vector<int> outer, inner;  ///< pattern of the analysed matrix
+    std::vector<int> outer;  ///< pattern of the analysed matrix: column starts,
+    std::vector<int, UninitialisedAllocator<int>> inner;  ///< row indices
 
     bool same_pattern(const SparseMatrix& A) const {
         const auto n = static_cast<std::size_t>(A.cols()) + 1;
@@ -22,14 +24,13 @@ struct LinearSolverWorkspace::Impl {
         if (!analysed || outer.size() != n || inner.size() != nnz ||
             !std::equal(outer.begin(), outer.end(), A.outerIndexPtr()))
             return false;
-        // A dense pile's Hessian has about a million row indices: compared in parallel pieces.
-        constexpr std::size_t piece = 1 << 16;
+        // The 512-sphere pile's Hessian has 250,000 row indices: compared in parallel pieces.
         const int* a = A.innerIndexPtr();
         return parallel_all_of(
-            static_cast<long>((nnz + piece - 1) / piece),
+            static_cast<long>((nnz + kPiece - 1) / kPiece),
             [&](long k) {
-                const std::size_t b = static_cast<std::size_t>(k) * piece,
-                                  e = std::min(nnz, b + piece);
+                const std::size_t b = static_cast<std::size_t>(k) * kPiece,
+                                  e = std::min(nnz, b + kPiece);
                 return std::equal(inner.begin() + static_cast<std::ptrdiff_t>(b),
                                   inner.begin() + static_cast<std::ptrdiff_t>(e), a + b);
             },
@@ -37,9 +38,18 @@ struct LinearSolverWorkspace::Impl {
     }
     void remember_pattern(const SparseMatrix& A) {
         outer.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1);
-        inner.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
+        // (The row indices copied in parallel pieces, as same_pattern compares them.)
+        const auto nnz = static_cast<std::size_t>(A.nonZeros());
+        inner.clear();
+        inner.resize(nnz);
+        const int* a = A.innerIndexPtr();
+        tbb::parallel_for(std::size_t{0}, (nnz + kPiece - 1) / kPiece, [&](std::size_t k) {
+            const std::size_t b = k * kPiece, e = std::min(nnz, b + kPiece);
+            std::copy(a + b, a + e, inner.begin() + static_cast<std::ptrdiff_t>(b));
+        });
         analysed = true;
     }
+    static constexpr std::size_t kPiece = 1 << 16;
 };
 
 namespace {

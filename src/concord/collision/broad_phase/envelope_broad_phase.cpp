@@ -7,12 +7,14 @@
 #include <tbb/parallel_sort.h>
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "concord/collision/broad_phase/candidate_blocks.hpp"
 #include "concord/collision/broad_phase/swept_boxes.hpp"
+#include "concord/math/parallel_select.hpp"
 
 namespace concord {
 
@@ -162,22 +164,39 @@ void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
     // In increasing index, with each listed primitive's place in its list (where a query keeps
     // its box: the boxes take the pairs' primitives' room, not every primitive's). The three
     // kinds are independent (each its own marks): in parallel.
+    // Each list's marking, listing and slots run in parallel pieces too (the edge list, the
+    // largest, was left to one thread).
     auto list = [&](int count, auto&& mark_pairs, std::vector<std::uint8_t>& marks,
                     std::vector<int>& used, std::vector<int>& slot) {
         marks.assign(static_cast<std::size_t>(count), 0);
         mark_pairs(marks);
-        used.clear();
-        for (int i = 0; i < count; ++i)
-            if (marks[static_cast<std::size_t>(i)] != 0) used.push_back(i);
+        used = parallel_select<int>(
+            static_cast<std::size_t>(count), [&](std::size_t i) { return marks[i] != 0; },
+            [](std::size_t i) { return static_cast<int>(i); });
         slot.resize(static_cast<std::size_t>(count));
-        for (std::size_t k = 0; k < used.size(); ++k)
+        tbb::parallel_for(std::size_t{0}, used.size(), [&](std::size_t k) {
             slot[static_cast<std::size_t>(used[k])] = static_cast<int>(k);
+        });
+    };
+    // Marks the primitives that mark(pair, set) names for every pair, pairs in parallel
+    // pieces (a primitive of several pairs is marked by each: relaxed atomic stores of 1).
+    auto mark_all = [](const auto& pairs, std::vector<std::uint8_t>& marks, auto&& mark) {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 4096),
+                          [&](const tbb::blocked_range<std::size_t>& r) {
+                              auto set = [&](int i) {
+                                  std::atomic_ref<std::uint8_t>(marks[static_cast<std::size_t>(i)])
+                                      .store(1, std::memory_order_relaxed);
+                              };
+                              for (std::size_t k = r.begin(); k != r.end(); ++k)
+                                  mark(pairs[k], set);
+                          });
     };
     // The vertices or the faces of the point-triangle pairs.
     auto point_triangle_marks = [&](int PointTriangleCandidate::*primitive) {
         return [&, primitive](std::vector<std::uint8_t>& marks) {
-            for (const PointTriangleCandidate& c : cached_.point_triangle)
-                marks[static_cast<std::size_t>(c.*primitive)] = 1;
+            mark_all(
+                cached_.point_triangle, marks,
+                [primitive](const PointTriangleCandidate& c, auto&& set) { set(c.*primitive); });
         };
     };
     tbb::parallel_invoke(
@@ -193,10 +212,10 @@ void EnvelopeBroadPhase::list_used(const CollisionMesh& mesh) {
             list(
                 mesh.num_edges(),
                 [&](std::vector<std::uint8_t>& marks) {
-                    for (const EdgeEdgeCandidate& c : cached_.edge_edge) {
-                        marks[static_cast<std::size_t>(c.edge_a)] = 1;
-                        marks[static_cast<std::size_t>(c.edge_b)] = 1;
-                    }
+                    mark_all(cached_.edge_edge, marks, [](const EdgeEdgeCandidate& c, auto&& set) {
+                        set(c.edge_a);
+                        set(c.edge_b);
+                    });
                 },
                 marks_[2], used_edges_, edge_slot_);
         });
