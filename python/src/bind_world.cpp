@@ -498,13 +498,13 @@ void bind_world(py::module_& m) {
              py::arg("scene"))
         .def_property_readonly("num_bodies",
                                [](const WorldHandle& h) { return h.world.num_bodies(); })
-        .def_property_readonly(
-            "time", [](const WorldHandle& h) { return h.world.time(); }, "Simulated time, s.")
+        .def_property_readonly("time", [](const WorldHandle& h) { return h.world.time(); },
+                               "Simulated time, s.")
         .def_property_readonly("step_count",
                                [](const WorldHandle& h) { return h.world.step_count(); })
-        .def_property_readonly(
-            "scene_scale", [](const WorldHandle& h) { return h.world.scene_scale(); },
-            "Bounding-box diagonal of the initial scene, m.")
+        .def_property_readonly("scene_scale",
+                               [](const WorldHandle& h) { return h.world.scene_scale(); },
+                               "Bounding-box diagonal of the initial scene, m.")
         .def_property_readonly(
             "scene", [](const WorldHandle& h) { return h.world.spec(); },
             "The resolved Scene the world was built from (a copy).")
@@ -512,14 +512,14 @@ void bind_world(py::module_& m) {
             "body_names",
             [](const WorldHandle& h) {
                 std::vector<std::string> names;
-                for (int i = 0; i < h.world.num_bodies(); ++i)
-                    names.push_back(h.world.body(i).name);
+                for (int i = 0; i < h.world.num_bodies(); ++i) names.push_back(h.world.body(i).name);
                 return names;
             },
             "Body names in body order.")
         .def(
-            "body_index",
-            [](const WorldHandle& h, const py::object& key) { return body_index(h.world, key); },
+            "body_index", [](const WorldHandle& h, const py::object& key) {
+                return body_index(h.world, key);
+            },
             py::arg("index_or_name"), "The index of a body given by name (or index).")
         .def(
             "body_info",
@@ -533,8 +533,7 @@ void bind_world(py::module_& m) {
             "joint_names",
             [](const WorldHandle& h) {
                 std::vector<std::string> names;
-                for (int j = 0; j < h.world.num_joints(); ++j)
-                    names.push_back(h.world.joint(j).name);
+                for (int j = 0; j < h.world.num_joints(); ++j) names.push_back(h.world.joint(j).name);
                 return names;
             },
             "Joint names in joint order (a robot's joints are ROBOT.JOINT).")
@@ -543,12 +542,14 @@ void bind_world(py::module_& m) {
             [](const WorldHandle& h, const py::object& key) { return joint_index(h.world, key); },
             py::arg("index_or_name"), "The index of a joint given by name (or index).")
         .def_property_readonly(
-            "joint_positions", [](WorldHandle& h) { return per_joint(h, &World::joint_position); },
+            "joint_positions",
+            [](WorldHandle& h) { return per_joint(h, &World::joint_position); },
             "(J,) joint coordinates now (a copy): revolute angles in rad (unwrapped, 0 at the "
             "build state, which for a robot is the URDF's zero), prismatic slides in m, 0 for "
             "fixed and ball joints.")
         .def_property_readonly(
-            "joint_velocities", [](WorldHandle& h) { return per_joint(h, &World::joint_velocity); },
+            "joint_velocities",
+            [](WorldHandle& h) { return per_joint(h, &World::joint_velocity); },
             "(J,) rates of the joint coordinates now (rad/s, m/s; a copy).")
         .def(
             "set_joint_targets",
@@ -576,7 +577,8 @@ void bind_world(py::module_& m) {
                 return py::make_tuple(owned_array(Vertices(mesh.vertices)),
                                       owned_array(Faces(mesh.faces)));
             },
-            py::arg("body"), "(vertices (V, 3) in local coordinates X, faces (F, 3) int), copies.")
+            py::arg("body"),
+            "(vertices (V, 3) in local coordinates X, faces (F, 3) int), copies.")
         .def("step", &step_world, py::arg("n") = 1,
              "Advances n time steps (the GIL is released; Ctrl-C stops between steps) and "
              "returns the StepStats of the last one.")
@@ -599,14 +601,17 @@ void bind_world(py::module_& m) {
             },
             "(B, 12) read-only live view of dq/dt. Set with set_q_dot.")
         .def_property_readonly(
-            "num_fluid_particles", [](WorldHandle& h) { return h.world.num_fluid_particles(); },
+            "num_fluid_particles",
+            [](WorldHandle& h) { return h.world.num_fluid_particles(); },
             "Particles of the scene's fluid (0 without one; docs/fluids.md).")
         .def_property_readonly(
-            "fluid_x", [](py::object self) { return fluid_view(self, FluidColumn::Position); },
+            "fluid_x",
+            [](py::object self) { return fluid_view(self, FluidColumn::Position); },
             "(n, 3) read-only numpy view of the fluid's particle positions, live like q (no copy); "
             "(0, 3) without a fluid.")
         .def_property_readonly(
-            "fluid_v", [](py::object self) { return fluid_view(self, FluidColumn::Velocity); },
+            "fluid_v",
+            [](py::object self) { return fluid_view(self, FluidColumn::Velocity); },
             "(n, 3) read-only live view of the fluid's particle velocities.")
         .def_property_readonly(
             "fluid_pressure",
@@ -614,8 +619,7 @@ void bind_world(py::module_& m) {
             "(n,) read-only live view of the fluid's particle pressures, Pa.")
         .def(
             "set_q",
-            [](WorldHandle& h,
-               const py::array_t<double, py::array::c_style | py::array::forcecast>& q) {
+            [](WorldHandle& h, const py::array_t<double, py::array::c_style | py::array::forcecast>& q) {
                 BusyGuard busy(h);
                 WorldState s = h.world.capture_state();
                 copy_state(s.q, q, "set_q", h.world.num_bodies());
@@ -628,8 +632,7 @@ void bind_world(py::module_& m) {
             "intersections: keep bodies apart.")
         .def(
             "set_q_dot",
-            [](WorldHandle& h,
-               const py::array_t<double, py::array::c_style | py::array::forcecast>& v) {
+            [](WorldHandle& h, const py::array_t<double, py::array::c_style | py::array::forcecast>& v) {
                 BusyGuard busy(h);
                 WorldState s = h.world.capture_state();
                 copy_state(s.q_dot, v, "set_q_dot", h.world.num_bodies());
