@@ -2,6 +2,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include "concord/energy/deterministic_parallel.hpp"
+
 namespace concord {
 
 InertiaEnergy::InertiaEnergy(std::vector<Mat12> masses, std::vector<bool> dynamic, std::string name)
@@ -30,9 +32,11 @@ void InertiaEnergy::add_gradient(const VecX& q, VecX& g) const {
 }
 
 void InertiaEnergy::add_hessian(const VecX&, HessianBlocks& H, bool) const {
-    // M is symmetric positive definite already: nothing to project.
-    for (std::size_t b = 0; b < masses_.size(); ++b)
-        if (dynamic_[b]) H.add(12 * static_cast<int>(b), 12 * static_cast<int>(b), masses_[b]);
+    // M is symmetric positive definite already: nothing to project. (Chunks of bodies in
+    // parallel, appended in body order.)
+    add_blocks_in_chunks(masses_.size(), H, [&](std::size_t b, HessianBlocks& out) {
+        if (dynamic_[b]) out.add(12 * static_cast<int>(b), 12 * static_cast<int>(b), masses_[b]);
+    });
 }
 
 }  // namespace concord
