@@ -34,8 +34,9 @@ bool outside_of(const Vertices& x, Eigen::Index v, const Vertices& lo, const Ver
 
 // `kept` (sorted) without the pairs `drop` rejects, merged with `added` (sorted, disjoint from
 // the pairs kept). A pile's cache holds some 10^5 pairs: `kept` is cut into pieces of fixed
-// size, each piece takes the added pairs below its first pair's successor's bound, and the
-// pieces are filtered and merged in parallel into their places (the serial merge's result).
+// size, each piece takes the added pairs that sort from its first pair up to the next piece's
+// first pair, and the pieces are filtered and merged in parallel into their places (the
+// serial merge's result).
 template <class Pair, class Drop>
 void replace_pairs(std::vector<Pair>& kept, const std::vector<Pair>& added, Drop&& drop) {
     constexpr std::size_t kPiece = 8192;
