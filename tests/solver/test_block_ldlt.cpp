@@ -94,6 +94,17 @@ double solve_error(const SparseMatrix& A, const VecX& b) {
     return (x - ref).norm() / ref.norm();
 }
 
+// Analysis, factorisation and solve with at most `threads` threads.
+VecX solve_on(int threads, const SparseMatrix& A, const VecX& b) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    BlockLDLT f;
+    f.analyze(A);
+    EXPECT_TRUE(f.factorize(A));
+    VecX x;
+    f.solve(b, x);
+    return x;
+}
+
 }  // namespace
 
 TEST(BlockLDLT, SolvesSpdBodyGraphsLikeADenseFactorisation) {
@@ -226,16 +237,7 @@ TEST(BlockLDLT, SameBitsOnOneAndTwoThreads) {
     std::mt19937 rng(10);
     const SparseMatrix A = body_matrix(grid(8), rng);
     const VecX b = random_vector(A.rows(), rng);
-    auto run = [&](int threads) {
-        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-        BlockLDLT f;
-        f.analyze(A);
-        EXPECT_TRUE(f.factorize(A));
-        VecX x;
-        f.solve(b, x);
-        return x;
-    };
-    const VecX x1 = run(1), x2 = run(2), x2b = run(2);
+    const VecX x1 = solve_on(1, A, b), x2 = solve_on(2, A, b), x2b = solve_on(2, A, b);
     EXPECT_LT((A * x1 - b).norm() / b.norm(), 1e-12);
     ASSERT_EQ(x1.size(), x2.size());
     EXPECT_EQ(
@@ -256,16 +258,7 @@ TEST(BlockLDLT, DisjointBodyGraphsSolveAsSeparateTreesOnAnyThreadCount) {
     std::mt19937 rng(12);
     const SparseMatrix A = body_matrix(g, rng);
     const VecX b = random_vector(A.rows(), rng);
-    auto run = [&](int threads) {
-        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-        BlockLDLT f;
-        f.analyze(A);
-        EXPECT_TRUE(f.factorize(A));
-        VecX x;
-        f.solve(b, x);
-        return x;
-    };
-    const VecX x1 = run(1), x2 = run(2);
+    const VecX x1 = solve_on(1, A, b), x2 = solve_on(2, A, b);
     EXPECT_LT((A * x2 - b).norm() / b.norm(), 1e-12);
     ASSERT_EQ(x1.size(), x2.size());
     EXPECT_EQ(
