@@ -157,6 +157,42 @@ TEST(AlContactEnergy, ADecayedPairGainsItsMultiplierAtTheDecayedPenalty) {
     EXPECT_EQ(e.constraints()[0].mu_eff, mu);
 }
 
+// The load floor: a pair that starts the step carrying the multiplier L has at least the
+// penalty L / (load_compression dhat), so that its load compresses it by at most that share of
+// dhat. The floor is the step's start: the updates within the step leave the penalty as it was.
+TEST(AlContactEnergy, ALoadedPairIsAsStiffAsItsLoadAtTheStepsStart) {
+    ContactFixture f;
+    for (const double compression : {1e-3, 0.0}) {
+        AlContactParams p;
+        p.dhat = f.dhat;
+        p.penalty_scale = 1e5;
+        p.load_compression = compression;
+        AlContactEnergy e(f.surface, f.planes, {true, false},
+                          {f.bodies[0].mass_properties.mass, 1.0}, p);
+        e.set_time_step(0.01);
+        const Vertices x = f.surface.positions(f.q);
+        const int low = join_lowest_vertex(f, x, e);
+        const double base = 1e5 * f.bodies[0].mass_properties.mass * 1e-4;
+        const double load = 50.0 * base * 1e-3 * f.dhat;  // 50 times the mass-based penalty's
+        std::vector<AlConstraint> set = e.constraints();
+        set[0].lambda = load;
+        e.set_constraints(set);
+        e.linearize(f.q, f.q);
+        const double expected = compression > 0.0 ? load / (compression * f.dhat) : base;
+        EXPECT_NEAR(e.constraints()[0].mu, expected, 1e-12 * expected) << compression;
+        if (compression > 0.0) {
+            EXPECT_NEAR(e.constraints()[0].mu, 50.0 * base, 1e-9 * base);
+        }
+        // Violated by 1 um: the multiplier grows by mu 1e-6, the penalty stays.
+        VecX down = f.q;
+        down[1] -= x(low, 1) + 0.6 - f.dhat + 1e-6;
+        e.update_multipliers(down);
+        EXPECT_NEAR(e.constraints()[0].lambda, load + expected * 1e-6, 1e-9 * load);
+        e.linearize(f.q, down);
+        EXPECT_NEAR(e.constraints()[0].mu, expected, 1e-12 * expected) << compression;
+    }
+}
+
 TEST(AlContactEnergy, JoinKeepsMultipliersAndTheSetSorted) {
     ContactFixture f;
     AlContactEnergy e = make_energy(f);

@@ -467,11 +467,14 @@ TEST(SceneParser, LoadSceneFileResolvesMeshesAgainstItsFolder) {
 TEST(SceneParser, ContactModelAndItsOptions) {
     EXPECT_EQ(parse_text("{}").contact.model, ContactModel::Barrier);
     const SceneSpec s = parse_text(R"({"contact": {"model": "augmented_lagrangian",
-        "al_penalty": 2e4, "al_toi_threshold": 0.01, "al_iterations": 9}})");
+        "al_penalty": 2e4, "al_toi_threshold": 0.01, "al_iterations": 9,
+        "al_load_compression": 0}})");
     EXPECT_EQ(s.contact.model, ContactModel::AugmentedLagrangian);
     EXPECT_EQ(s.contact.al_penalty, 2e4);
     EXPECT_EQ(s.contact.al_toi_threshold, 0.01);
     EXPECT_EQ(s.contact.al_iterations, 9);
+    EXPECT_EQ(s.contact.al_load_compression, 0.0);
+    EXPECT_EQ(parse_text("{}").contact.al_load_compression, 3e-4);
     EXPECT_TRUE(contains(test::error_of([] { parse_text(R"({"contact": {"model": "penalty"}})"); }),
                          "contact.model"));
     EXPECT_TRUE(contains(test::error_of([] { parse_text(R"({"contact": {"model": "penalty"}})"); }),
@@ -479,7 +482,8 @@ TEST(SceneParser, ContactModelAndItsOptions) {
     for (const char* bad : {R"({"contact": {"al_penalty": 0}})", R"({"contact": {"al_penalty": -1}})",
                             R"({"contact": {"al_toi_threshold": 0}})",
                             R"({"contact": {"al_toi_threshold": 1}})",
-                            R"({"contact": {"al_iterations": 0}})"}) {
+                            R"({"contact": {"al_iterations": 0}})",
+                            R"({"contact": {"al_load_compression": -1e-3}})"}) {
         EXPECT_TRUE(contains(test::error_of([&] { parse_text(bad); }), "contact.al_")) << bad;
     }
 }

@@ -47,6 +47,7 @@ void AlContactEnergy::join(const std::vector<AlPairKey>& pairs) {
 
 void AlContactEnergy::set_constraints(std::vector<AlConstraint> set) {
     set_ = std::move(set);
+    for (AlConstraint& c : set_) c.load = c.lambda;
     std::sort(set_.begin(), set_.end(),
               [](const AlConstraint& x, const AlConstraint& y) { return x.key < y.key; });
 }
@@ -59,7 +60,9 @@ double AlContactEnergy::pair_penalty(const AlConstraint& c) const {
         if (movable_[b]) m = std::min(m, mass_[b]);
     }
     if (!std::isfinite(m)) return 0.0;
-    return params_.penalty_scale * m * h_ * h_;
+    const double base = params_.penalty_scale * m * h_ * h_;
+    if (params_.load_compression <= 0.0) return base;
+    return std::max(base, c.load / (params_.load_compression * params_.dhat));
 }
 
 double AlContactEnergy::pair_weight(const AlPairKey& key) const {

@@ -41,6 +41,7 @@ struct AlConstraint {
     AlPairKey key;
     double lambda = 0.0;  ///< multiplier (h^2-scaled normal force), >= 0
     int inactive = 0;     ///< consecutive multiplier updates that left lambda at 0
+    double load = 0.0;    ///< lambda at the step's start (set_constraints): the load floor
     // The linearisation at x_np (linearize()): g(x) = offset + sum_k normal[k] . x_k.
     std::array<int, 4> vertex{};
     int num_vertices = 0;
@@ -60,6 +61,12 @@ struct AlContactParams {
     /// Penalty per pair: mu = scale * m * h^2 with m the smallest mass of the pair's movable
     /// bodies (libuipc's ABD default 1e5 1/s^2).
     double penalty_scale = 1e5;
+    /// Load floor: a pair's penalty is at least its multiplier at the step's start over
+    /// (load_compression * dhat), so that the load it carries compresses it by at most that
+    /// share of dhat (0: off). Taken at the step's start, not from each update: a floor that
+    /// followed the multipliers within a step stiffened impacts as they happened and made the
+    /// 512-sphere pile 2.5x slower.
+    double load_compression = 3e-4;
     double decay = 0.3;    ///< stiffness factor per inactive multiplier update
     int max_inactive = 25; ///< a pair leaves the set after more inactive updates than this
 };

@@ -203,6 +203,7 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
           {"al_penalty", s.contact.al_penalty},
           {"al_toi_threshold", s.contact.al_toi_threshold},
           {"al_iterations", s.contact.al_iterations},
+          {"al_load_compression", s.contact.al_load_compression},
           {"exclude", exclude}}},
         {"solver", solver_params_to_json(s.solver)},
         {"materials", materials},

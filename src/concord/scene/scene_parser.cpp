@@ -555,7 +555,8 @@ std::vector<PlaneSpec> parse_planes(const JsonNode& root) {
 void parse_contact(const JsonNode& node, ContactSpec& c) {
     // "exclude" names bodies: parse_contact_exclude reads it once the bodies are known.
     node.expect_object({"model", "dhat", "friction", "friction_velocity", "friction_iterations",
-                        "barrier_stiffness", "al_penalty", "al_toi_threshold", "al_iterations", "exclude"});
+                        "barrier_stiffness", "al_penalty", "al_toi_threshold", "al_iterations",
+                        "al_load_compression", "exclude"});
     if (auto n = node.find("al_iterations")) c.al_iterations = n->integer(1, 1000000);
     if (auto n = node.find("model")) {
         const std::string m = n->value().is_string() ? n->value().get<std::string>() : "";
@@ -564,6 +565,7 @@ void parse_contact(const JsonNode& node, ContactSpec& c) {
         else n->fail("expected one of barrier, augmented_lagrangian, got " + n->describe());
     }
     if (auto n = node.find("al_penalty")) c.al_penalty = n->positive_number();
+    if (auto n = node.find("al_load_compression")) c.al_load_compression = n->non_negative_number();
     if (auto n = node.find("al_toi_threshold")) {
         c.al_toi_threshold = n->positive_number();
         if (c.al_toi_threshold >= 1.0) n->fail("expected a number in (0, 1), got " + n->describe());

@@ -188,6 +188,10 @@ struct ContactSpec {
     /// ... and the iterations after which a solve that has covered the cumulative step ends
     /// even if the Newton criterion does not hold.
     int al_iterations = 6;
+    /// ... and the load floor of its penalty: a pair that starts a step carrying the multiplier
+    /// lambda has at least the penalty lambda / (al_load_compression dhat), so that its load
+    /// compresses it by at most that share of dhat (0: the mass-based penalty alone).
+    double al_load_compression = 3e-4;
     /// Body pairs that never touch (a robot's adjacent links): indices (a, b), a < b, sorted and
     /// unique. Their surfaces may overlap; the barrier, CCD and the audit ignore them.
     std::vector<std::pair<int, int>> exclude;

@@ -113,6 +113,7 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
         AlContactParams ap;
         ap.dhat = model_.spec.contact.dhat;
         ap.penalty_scale = model_.spec.contact.al_penalty;
+        ap.load_compression = model_.spec.contact.al_load_compression;
         al_ = std::make_unique<AlContactEnergy>(*surface_, model_.planes, movable_, std::move(mass), ap);
         if (replication_) al_->set_replication(&replication_->contacts);
         al_names_.emplace(*surface_, bodies_, static_cast<int>(model_.planes.size()));
