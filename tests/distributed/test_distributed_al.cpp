@@ -109,7 +109,11 @@ TEST(DistributedAl, ASharedBoxSlidesAsOnOneMachine) {
     const double slid = single.q(0)[0] - (-0.4), slid_dw = dw.q(0)[0] - (-0.4);
     // Coulomb: v0 t - mu g t^2 / 2 = 0.468 m after 0.3 s; friction acted.
     EXPECT_LT(slid, 2.0 * 0.3 - 0.1);
-    EXPECT_NEAR(slid_dw, slid, 1e-3 * slid);
+    // Within 0.2 %: the workers converge the multipliers within each step, while one machine's
+    // first steps of contact ramp up to the load (the penalty's load floor is taken at the
+    // step's start, and the first step starts without one: the box decelerates 1.2, 2.9, 3.0
+    // m/s^2, then mu g = 2.943). Shares left at 1 would double the friction: 0.34 m.
+    EXPECT_NEAR(slid_dw, slid, 2e-3 * slid);
     EXPECT_GT(dw.last_stats().distributed->per_worker[0].shared +
                   dw.last_stats().distributed->per_worker[1].shared,
               0);
