@@ -47,12 +47,8 @@ def column_scene(height, seed, args):
     array["count"] = [1, height, 1]
     array["spacing"] = [0, args.spacing, 0]
     array["jitter"] = {"position": args.jitter, "seed": seed}
-    for assignment in args.set:
-        key, _, value = assignment.partition("=")
-        section, _, name = key.partition(".")
-        if not name or not value:
-            sys.exit(f"--set {assignment}: expected section.key=value")
-        scene.setdefault(section, {})[name] = parse_value(value)
+    for section, name, value in args.overrides:
+        scene.setdefault(section, {})[name] = value
     return scene
 
 
@@ -117,6 +113,13 @@ def main():
     p.add_argument("--set", action="append", default=[], help="section.key=JSON value, e.g. contact.friction_velocity=0.01")
     p.add_argument("--env", action="append", default=[], help="NAME=VALUE for the concord processes")
     args = p.parse_args()
+    args.overrides = []
+    for assignment in args.set:
+        key, _, value = assignment.partition("=")
+        section, _, name = key.partition(".")
+        if not name or not value:
+            sys.exit(f"--set {assignment}: expected section.key=value")
+        args.overrides.append((section, name, parse_value(value)))
     if args.frames < 60:
         sys.exit("--frames: at least 60 (the classification reads the last 50 frames)")
     env = dict(os.environ)
