@@ -32,6 +32,16 @@ import sys
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 
+def int_list(text):
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected integers separated by commas, got {text!r}")
+    if any(v < 0 for v in values):
+        raise argparse.ArgumentTypeError(f"expected non-negative integers, got {text!r}")
+    return values
+
+
 def parse_value(text):
     try:
         return json.loads(text)
@@ -65,7 +75,7 @@ def body_speeds(frames):
     return speeds
 
 
-def classify(frames, height):
+def classify(frames):
     speeds = body_speeds(frames)
     last = max(speeds[-50:])
     top_start = frames[0]["q"][-1][1]
@@ -97,7 +107,7 @@ def run_column(height, seed, args, env):
     if rc != 0:
         return name, f"exit {rc}", float("nan"), float("nan")
     frames = [json.loads(line) for line in (out / "frames.jsonl").read_text().splitlines()]
-    return (name, *classify(frames, height))
+    return (name, *classify(frames))
 
 
 def main():
@@ -105,8 +115,8 @@ def main():
     p.add_argument("--concord", default=str(REPO / "build" / "apps" / "concord" / "concord"))
     p.add_argument("--work", default="/tmp/concord-al-columns")
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--heights", default="10,20")
-    p.add_argument("--seeds", default="0,1,2,3,4,5")
+    p.add_argument("--heights", type=int_list, default=[10, 20])
+    p.add_argument("--seeds", type=int_list, default=[0, 1, 2, 3, 4, 5])
     p.add_argument("--frames", type=int, default=400)
     p.add_argument("--spacing", type=float, default=0.209)
     p.add_argument("--jitter", type=float, default=0.004)
@@ -126,7 +136,7 @@ def main():
     for assignment in args.env:
         name, _, value = assignment.partition("=")
         env[name] = value
-    columns = [(int(h), int(s)) for h in args.heights.split(",") for s in args.seeds.split(",")]
+    columns = [(h, s) for h in args.heights for s in args.seeds]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda c: run_column(c[0], c[1], args, env), columns))
     settled = 0

@@ -47,4 +47,11 @@ elif grep -q 'at least 60' "$tmp/err"; then
 else
     fail "--frames 30: no message"; cat "$tmp/err" >&2
 fi
+if python3 "$study" --concord "$concord" --work "$tmp/b" --heights 1x 2>"$tmp/err"; then
+    fail "--heights 1x accepted"
+elif grep -q 'expected integers separated by commas' "$tmp/err"; then
+    ok "--heights that is not a list of integers refused"
+else
+    fail "--heights 1x: no message"; cat "$tmp/err" >&2
+fi
 finish
