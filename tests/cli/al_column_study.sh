@@ -33,25 +33,19 @@ else
     fail "the scene is not the study's column"
 fi
 
-if python3 "$study" --concord "$concord" --work "$tmp/b" --set contact.model 2>"$tmp/err"; then
-    fail "--set without a value accepted"
-elif grep -q 'expected section.key=value' "$tmp/err"; then
-    ok "--set without a value refused"
-else
-    fail "--set without a value: no message"; cat "$tmp/err" >&2
-fi
-if python3 "$study" --concord "$concord" --work "$tmp/b" --frames 30 2>"$tmp/err"; then
-    fail "--frames 30 accepted"
-elif grep -q 'at least 60' "$tmp/err"; then
-    ok "--frames below 60 refused"
-else
-    fail "--frames 30: no message"; cat "$tmp/err" >&2
-fi
-if python3 "$study" --concord "$concord" --work "$tmp/b" --heights 1x 2>"$tmp/err"; then
-    fail "--heights 1x accepted"
-elif grep -q 'expected integers separated by commas' "$tmp/err"; then
-    ok "--heights that is not a list of integers refused"
-else
-    fail "--heights 1x: no message"; cat "$tmp/err" >&2
-fi
+# refused DESCRIPTION MESSAGE ARGS...: the study exits non-zero with MESSAGE on stderr.
+refused() {
+    local what="$1" message="$2"
+    shift 2
+    if python3 "$study" --concord "$concord" --work "$tmp/b" "$@" 2>"$tmp/err"; then
+        fail "$what accepted"
+    elif grep -q "$message" "$tmp/err"; then
+        ok "$what refused"
+    else
+        fail "$what: no message"; cat "$tmp/err" >&2
+    fi
+}
+refused "--set without a value" 'expected section.key=value' --set contact.model
+refused "--frames below 60" 'at least 60' --frames 30
+refused "--heights that is not a list of integers" 'expected integers separated by commas' --heights 1x
 finish
