@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 
 #include "concord/energy/al_contact_energy.hpp"
 #include "concord/math/finite_difference.hpp"
@@ -234,4 +235,65 @@ TEST(AlContactEnergy, ActiveContactsAreThePairsWithPositiveMultipliersInContactS
     EXPECT_GT(active.point_triangle.size(), 0u);
     EXPECT_GT(active.edge_edge.size(), 0u);
     EXPECT_GT(active.point_plane.size(), 0u);
+}
+
+// Hybrid contact: the constraints taken over from a barrier's contact set hold every pair at
+// the distance it has (g = 0 there, below dhat), start each multiplier at the pair's barrier
+// force (divided by its weight in a replicated system), and leave a pair without a usable
+// normal at dhat; a pair joined later keeps dhat.
+TEST(AlContactEnergy, TakingOverKeepsEachPairAtItsDistanceWithItsBarrierForce) {
+    ContactFixture f;
+    const ContactSet c = f.contacts();
+    ASSERT_GT(c.point_triangle.size(), 0u);
+    ASSERT_GT(c.edge_edge.size(), 0u);
+    ASSERT_GT(c.point_plane.size(), 0u);
+    std::vector<double> force(c.size());
+    for (std::size_t i = 0; i < force.size(); ++i) force[i] = 0.25 * static_cast<double>(i + 1);
+    const std::vector<AlPairKey> keys = keys_of(c);
+    for (const double weight : {1.0, 0.5}) {
+        SCOPED_TRACE(weight);
+        // Bodies a and b shared by two workers each: every pair's weight is 1/2.
+        ContactReplication rep;
+        rep.holders = {3, 3};
+        AlContactEnergy e = make_energy(f);
+        if (weight < 1.0) e.set_replication(&rep);
+        e.take_over(c, force, f.q);
+        ASSERT_EQ(e.constraints().size(), c.size());
+        e.linearize(f.q, f.q);
+        int held = 0;
+        for (const AlConstraint& k : e.constraints()) {
+            const auto i = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), k.key) - keys.begin());
+            ASSERT_LT(i, keys.size());
+            EXPECT_DOUBLE_EQ(k.lambda, force[i] / weight);
+            EXPECT_DOUBLE_EQ(k.load, k.lambda);  // the load floor starts from it too
+            if (k.clearance < 0.0) continue;      // no usable normal (parallel edges)
+            ++held;
+            EXPECT_LT(k.clearance, f.dhat);
+            double g = k.offset;
+            for (int v = 0; v < k.num_vertices; ++v)
+                g += k.normal[static_cast<std::size_t>(v)].dot(
+                    f.surface.position(f.q, k.vertex[static_cast<std::size_t>(v)]));
+            EXPECT_NEAR(g, 0.0, 1e-12);
+        }
+        EXPECT_GT(held, static_cast<int>(c.size()) / 2);
+        // At the take-over state no pair is violated: each held pair's energy is
+        // weight lambda^2 / (2 mu), the multiplier alone (its slack frozen at g = 0).
+        double expected = 0.0;
+        for (const AlConstraint& k : e.constraints())
+            if (k.mu_eff > 0.0) expected += k.weight * 0.5 * k.lambda * k.lambda / k.mu_eff;
+        EXPECT_NEAR(e.value(f.q), expected, 1e-12 * expected);
+        // A pair that joins afterwards asks for dhat, as in the augmented-Lagrangian model.
+        const AlPairKey later{AlPairKey::PointPlane, f.surface.body_vertex_begin[1], 0};
+        ASSERT_EQ(std::find(keys.begin(), keys.end(), later), keys.end());
+        e.join(std::vector<AlPairKey>{later});
+        int joined = 0;
+        for (const AlConstraint& k : e.constraints())
+            if (k.key == later) {
+                ++joined;
+                EXPECT_LT(k.clearance, 0.0);
+            }
+        EXPECT_EQ(joined, 1);
+    }
+    AlContactEnergy e = make_energy(f);
+    EXPECT_THROW(e.take_over(c, std::vector<double>(c.size() + 1, 1.0), f.q), std::logic_error);
 }

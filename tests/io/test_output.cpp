@@ -135,6 +135,7 @@ TEST(OutputWriter, RoundTripIsBitExact) {
         st.barrier_stiffness = 1e5 + k;
         st.line_search_trials = k + 1;
         st.ccd_limited_steps = k + 2;
+        st.al_switches = k % 4;
         st.linear_solver_iterations = k + 3;
         st.t_coll = 0.001 * k;
         st.t_solve = 0.002 * k;
@@ -188,6 +189,7 @@ TEST(OutputWriter, RoundTripIsBitExact) {
         EXPECT_EQ(f.stats.barrier_stiffness, e.barrier_stiffness);
         EXPECT_EQ(f.stats.line_search_trials, e.line_search_trials);
         EXPECT_EQ(f.stats.ccd_limited_steps, e.ccd_limited_steps);
+        EXPECT_EQ(f.stats.al_switches, e.al_switches);
         EXPECT_EQ(f.stats.linear_solver_iterations, e.linear_solver_iterations);
         EXPECT_EQ(f.stats.t_coll, e.t_coll);
         EXPECT_EQ(f.stats.t_solve, e.t_solve);
@@ -246,11 +248,11 @@ TEST(OutputWriter, FluidStatsRoundTripAndFold) {
 TEST(OutputWriter, StatsSerialiseEveryField) {
     // A new StepStats field must be added to step_stats_to_json / step_stats_from_json (and to
     // docs/cli.md); then update this size.
-    EXPECT_EQ(sizeof(StepStats), 416u) << "StepStats changed: update io/step_stats_json.cpp";
+    EXPECT_EQ(sizeof(StepStats), 424u) << "StepStats changed: update io/step_stats_json.cpp";
     EXPECT_EQ(sizeof(FluidStepStats), 72u)
         << "FluidStepStats changed: update io/step_stats_json.cpp";
     // No distributed keys by default, and no body_contacts while it is empty.
-    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 22u);
+    EXPECT_EQ(step_stats_to_json(StepStats{}).size(), 23u);
     EXPECT_EQ(sizeof(DistributedStepStats), 136u)
         << "DistributedStepStats changed: update io/step_stats_json.cpp";
 }

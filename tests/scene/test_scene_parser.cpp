@@ -478,13 +478,26 @@ TEST(SceneParser, ContactModelAndItsOptions) {
     EXPECT_TRUE(contains(test::error_of([] { parse_text(R"({"contact": {"model": "penalty"}})"); }),
                          "contact.model"));
     EXPECT_TRUE(contains(test::error_of([] { parse_text(R"({"contact": {"model": "penalty"}})"); }),
-                         "barrier, augmented_lagrangian"));
+                         "barrier, augmented_lagrangian, hybrid"));
     for (const char* bad : {R"({"contact": {"al_penalty": 0}})", R"({"contact": {"al_penalty": -1}})",
                             R"({"contact": {"al_toi_threshold": 0}})",
                             R"({"contact": {"al_toi_threshold": 1}})",
                             R"({"contact": {"al_iterations": 0}})",
                             R"({"contact": {"al_load_compression": -1e-3}})"}) {
         EXPECT_TRUE(contains(test::error_of([&] { parse_text(bad); }), "contact.al_")) << bad;
+    }
+    const SceneSpec h =
+        parse_text(R"({"contact": {"model": "hybrid", "hybrid_barrier_iterations": 8}})");
+    EXPECT_EQ(h.contact.model, ContactModel::Hybrid);
+    EXPECT_EQ(h.contact.hybrid_barrier_iterations, 8);
+    EXPECT_EQ(parse_text("{}").contact.hybrid_barrier_iterations, 5);
+    EXPECT_STREQ(to_string(ContactModel::Hybrid), "hybrid");
+    for (const char* bad : {R"({"contact": {"hybrid_barrier_iterations": 0}})",
+                            R"({"contact": {"hybrid_barrier_iterations": -3}})",
+                            R"({"contact": {"hybrid_barrier_iterations": 2.5}})"}) {
+        EXPECT_TRUE(contains(test::error_of([&] { parse_text(bad); }),
+                             "contact.hybrid_barrier_iterations"))
+            << bad;
     }
 }
 

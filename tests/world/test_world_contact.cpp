@@ -3,6 +3,7 @@
 #include <tbb/global_control.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "concord/math/error.hpp"
@@ -14,6 +15,27 @@ using concord::test::box_body;
 
 namespace {
 
+// The contact models every validation below runs in: the barrier, the augmented Lagrangian, and
+// the hybrid both with its default switch and with hybrid_barrier_iterations 1 (the augmented
+// Lagrangian then takes over nearly every solve in contact; not in the Coulomb slide, below).
+struct ModelCase {
+    ContactModel model;
+    int hybrid_barrier_iterations;
+    std::string name;
+    void apply(SceneSpec& s) const {
+        s.contact.model = model;
+        s.contact.hybrid_barrier_iterations = hybrid_barrier_iterations;
+    }
+};
+
+std::vector<ModelCase> validation_models() {
+    const int by_default = ContactSpec{}.hybrid_barrier_iterations;
+    return {{ContactModel::Barrier, by_default, "barrier"},
+            {ContactModel::AugmentedLagrangian, by_default, "augmented_lagrangian"},
+            {ContactModel::Hybrid, by_default, "hybrid"},
+            {ContactModel::Hybrid, 1, "hybrid after 1 barrier iteration"}};
+}
+
 double lowest_vertex(const World& w, int body, const Vec3& normal) {
     const Vertices x = w.world_vertices(body);
     return (x * normal).minCoeff();
@@ -24,9 +46,9 @@ double lowest_vertex(const World& w, int body, const Vec3& normal) {
 // `trace`); eps_v <= 0 keeps the scene default.
 double slide_distance(double theta, double mu, int steps, double h = 0.01, double eps_v = 0.0,
                       std::vector<double>* trace = nullptr,
-                      ContactModel model = ContactModel::Barrier) {
+                      const ModelCase& model = validation_models()[0]) {
     SceneSpec s;
-    s.contact.model = model;
+    model.apply(s);
     s.time_step = h;
     s.contact.friction = mu;
     s.contact.dhat = 1e-3;
@@ -52,10 +74,10 @@ double slide_distance(double theta, double mu, int steps, double h = 0.01, doubl
 
 // Below tan(theta) = mu the block sticks (it creeps at most by the static-friction
 // regularisation eps_v h per step); above it slides with a = g (sin - mu cos). Without friction
-// it slides with g sin. Stick and frictionless slide in both contact models, same tolerances.
+// it slides with g sin. Stick and frictionless slide in every contact model, same tolerances.
 TEST(WorldContact, FrictionSticksBelowAndSlidesAboveTheFrictionAngle) {
-    for (ContactModel model : {ContactModel::Barrier, ContactModel::AugmentedLagrangian}) {
-        SCOPED_TRACE(to_string(model));
+    for (const ModelCase& model : validation_models()) {
+        SCOPED_TRACE(model.name);
         const double theta = 0.3;  // tan = 0.309
         const int steps = 50;
         const double stick = slide_distance(theta, 0.5, steps, 0.01, 0.0, nullptr, model);
@@ -71,8 +93,13 @@ TEST(WorldContact, FrictionSticksBelowAndSlidesAboveTheFrictionAngle) {
     const double a = 9.81 * (std::sin(theta) - mu * std::cos(theta));
     // Implicit Euler distance after n steps: a h^2 n (n + 1) / 2.
     const double expected = a * 0.01 * 0.01 * steps * (steps + 1) / 2.0;
-    for (ContactModel model : {ContactModel::Barrier, ContactModel::AugmentedLagrangian}) {
-        SCOPED_TRACE(to_string(model));
+    for (const ModelCase& model : validation_models()) {
+        SCOPED_TRACE(model.name);
+        // The known limit of hand-overs in every step (docs/solver.md, "Hybrid contact"): the
+        // constraints hold each pair where the barrier's first iterate left it, and the next
+        // step's barrier pushes back from there; the block tips onto its front edge and slides
+        // 0.05 m instead of 0.25 (measured). At the default switch it never hands over here.
+        if (model.model == ContactModel::Hybrid && model.hybrid_barrier_iterations == 1) continue;
         const double slide = slide_distance(theta, mu, steps, 0.01, 0.0, nullptr, model);
         EXPECT_NEAR(slide, expected, 0.05 * expected) << "t = " << steps * 0.01;
     }
@@ -84,8 +111,8 @@ TEST(WorldContact, FrictionSticksBelowAndSlidesAboveTheFrictionAngle) {
 // eps_v, 0.48 eps_v at 20 degrees and mu = 0.5.
 TEST(WorldContact, FrictionCreepBelowTheFrictionAngleIsTheSmoothedStaticLimit) {
     const double theta = 20.0 * M_PI / 180.0, mu = 0.5, h = 0.01;
-    for (ContactModel model : {ContactModel::Barrier, ContactModel::AugmentedLagrangian}) {
-        SCOPED_TRACE(to_string(model));
+    for (const ModelCase& model : validation_models()) {
+        SCOPED_TRACE(model.name);
         for (double eps_v : {1e-3, 1e-2}) {
             std::vector<double> s;
             slide_distance(theta, mu, 100, h, eps_v, &s, model);
@@ -100,10 +127,10 @@ TEST(WorldContact, FrictionCreepBelowTheFrictionAngleIsTheSmoothedStaticLimit) {
 // the collision is nearly inelastic (implicit Euler dissipates the impact; what is left is the
 // slow release of the barrier's stored energy once the solve meets its residual tolerance).
 TEST(WorldContact, HeadOnCollisionConservesMomentumWithoutPenetration) {
-  for (ContactModel model : {ContactModel::Barrier, ContactModel::AugmentedLagrangian}) {
-    SCOPED_TRACE(to_string(model));
+  for (const ModelCase& model : validation_models()) {
+    SCOPED_TRACE(model.name);
     SceneSpec s;
-    s.contact.model = model;
+    model.apply(s);
     s.gravity = Vec3::Zero();
     s.time_step = 0.005;
     BodySpec a = box_body("left", Vec3(-0.6, 0, 0));
@@ -196,6 +223,95 @@ TEST(WorldContact, AugmentedLagrangianTenCrateColumnStaysAtRestWithTheLoadFloor)
     EXPECT_LT(ten_crate_speed(1e7, 0.0), 1e-3);
     // What the floor fixes: the mass-based penalty alone is not enough for ten crates.
     EXPECT_GT(ten_crate_speed(defaults.al_penalty, 0.0), 1e-2);
+}
+
+// Hybrid contact with hybrid_barrier_iterations 1: the augmented Lagrangian takes over every
+// solve the barrier does not converge in one iteration. A dropped stack still comes to rest
+// with every state intersection-free and every step converged; the stats count the solves
+// taken over, and those end on the cumulative step. Taking over keeps each pair at its
+// distance, so the boxes rest within dhat of each other, as with the barrier.
+TEST(WorldContact, HybridTakeOversConvergeAreCountedAndRestWithinDhat) {
+    SceneSpec s;
+    s.contact.model = ContactModel::Hybrid;
+    s.contact.hybrid_barrier_iterations = 1;
+    s.contact.dhat = 1e-3;
+    s.contact.friction = 0.3;
+    s.planes.push_back({Vec3::Zero(), Vec3::UnitY(), std::nullopt});
+    for (int i = 0; i < 3; ++i)
+        s.bodies.push_back(box_body("b" + std::to_string(i), Vec3(0, 0.1 + 0.003 + 0.205 * i, 0),
+                                    Vec3::Constant(0.2)));
+    World w(s);
+    int switches = 0, steps_switched = 0;
+    for (int i = 0; i < 80; ++i) {
+        const StepStats& st = w.step();
+        ASSERT_GT(st.min_distance, 0.0) << "step " << i;
+        ASSERT_EQ(st.status, ConvergenceStatus::Converged) << "step " << i;
+        for (int b = 0; b < 3; ++b) ASSERT_GT(lowest_vertex(w, b, Vec3::UnitY()), 0.0);
+        int counted = 0;
+        for (const IslandStats& is : w.solver_stats().islands)
+            for (const NewtonStats& n : is.solves) {
+                counted += n.al_switches;
+                if (n.al_switches > 0) {
+                    EXPECT_EQ(n.stop_reason, StopReason::CumulativeStep) << "step " << i;
+                    EXPECT_GE(n.iterations, 2) << "step " << i;
+                }
+            }
+        EXPECT_EQ(counted, st.al_switches) << "step " << i;
+        switches += st.al_switches;
+        steps_switched += st.al_switches > 0;
+    }
+    EXPECT_GT(steps_switched, 5);
+    EXPECT_GE(switches, steps_switched);
+    for (int b = 0; b < 3; ++b) {
+        EXPECT_LT(w.q_dot(b).head<3>().norm(), 1e-3) << "body " << b;
+        // Every gap (ground-box, box-box) positive and below dhat.
+        EXPECT_GT(w.q(b)[1], 0.1 + b * 0.2) << "body " << b;
+        EXPECT_LT(w.q(b)[1], 0.1 + b * 0.2 + (b + 1) * 1e-3) << "body " << b;
+    }
+    // The barrier model never hands a solve over.
+    s.contact.model = ContactModel::Barrier;
+    World barrier(s);
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(barrier.step().al_switches, 0);
+}
+
+// Dropped, offset columns (docs/benchmarks.md, "Twelfth pass"; scripts/al_column_study.py): ten
+// crates offset by up to 4 mm falling 9 mm onto each other. The augmented Lagrangian's
+// unconverged landing steps leave this column moving; the barrier and the hybrid (whose
+// landings the barrier converges, or hands to the augmented Lagrangian with every pair held
+// where it is) bring it to rest. Largest body speed over steps 340-400.
+static double dropped_column_speed(ContactModel model) {
+    SceneSpec s;
+    s.contact.model = model;
+    s.contact.dhat = 1e-3;
+    s.contact.friction = 0.3;
+    s.planes.push_back({Vec3::Zero(), Vec3::UnitY(), std::nullopt});
+    for (int i = 0; i < 10; ++i) {
+        BodySpec b = box_body(
+            "crate" + std::to_string(i),
+            Vec3(0.004 * std::sin(2.1 * i + 0.5), 0.1045 + 0.209 * i, 0.004 * std::cos(1.3 * i + 0.2)),
+            Vec3::Constant(0.2));
+        b.material = {700.0, 1e10};
+        s.bodies.push_back(b);
+    }
+    World w(s);
+    double fastest = 0.0;
+    for (int k = 0; k < 400; ++k) {
+        const StepStats& st = w.step();
+        EXPECT_GT(st.min_distance, 0.0) << "step " << k;
+        if (k < 340) continue;
+        for (int b = 0; b < 10; ++b) fastest = std::max(fastest, w.q_dot(b).head<3>().norm());
+    }
+    return fastest;
+}
+
+TEST(WorldContact, HybridBringsADroppedOffsetColumnToRestWhereTheAugmentedLagrangianDoesNot) {
+    const double al = dropped_column_speed(ContactModel::AugmentedLagrangian);
+    const double barrier = dropped_column_speed(ContactModel::Barrier);
+    const double hybrid = dropped_column_speed(ContactModel::Hybrid);
+    // Measured: augmented Lagrangian 3.4e-3, barrier 9.3e-5, hybrid 7.0e-5 m/s.
+    EXPECT_LT(barrier, 1e-3);
+    EXPECT_LT(hybrid, 1e-3);
+    EXPECT_GT(al, 1e-3);
 }
 
 // Augmented-Lagrangian friction reads the multipliers, which a pair's first step of contact

@@ -203,6 +203,7 @@ Bytes encode(const WorkerResult& x) {
         .put(x.t_compute)
         .put(x.t_sync);
     w.put(x.load).put(x.line_search_trials).put(x.ccd_limited).put(x.linear_iterations);
+    w.put(x.al_switches);
     w.put(x.island_rounds);
     w.put(x.t_collision).put(x.t_assembly).put(x.t_linear).put(x.t_line_search);
     w.put_list(x.body_contacts);
@@ -229,6 +230,7 @@ WorkerResult decode_result(const Bytes& b) {
     x.line_search_trials = r.get<std::int32_t>();
     x.ccd_limited = r.get<std::int32_t>();
     x.linear_iterations = r.get<std::int32_t>();
+    x.al_switches = r.get<std::int32_t>();
     x.island_rounds = r.get<std::int32_t>();
     x.t_collision = r.get<double>();
     x.t_assembly = r.get<double>();

@@ -149,6 +149,7 @@ struct WorkerResult {
     double t_compute = 0.0, t_sync = 0.0, load = 0.0;
     // Solver work, summed over its local solves.
     std::int32_t line_search_trials = 0, ccd_limited = 0, linear_iterations = 0;
+    std::int32_t al_switches = 0;  ///< hybrid contact: solves the augmented Lagrangian took over
     std::int32_t island_rounds = 0;  ///< local solves that left their islands' motion bounds
     double t_collision = 0.0, t_assembly = 0.0, t_linear = 0.0, t_line_search = 0.0;
 };

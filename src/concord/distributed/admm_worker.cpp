@@ -630,6 +630,7 @@ NewtonStats AdmmWorker::solve_local(Run& run) {
         run.newton_iterations += s->iterations;
         result.line_search_trials += s->line_search_trials;
         result.ccd_limited += s->ccd_limited;
+        result.al_switches += s->al_switches;
         result.linear_iterations += s->linear_iterations;
         result.t_collision += s->t_collision;
         result.t_assembly += s->t_assembly;

@@ -635,7 +635,7 @@ DistributedSimulation::Outcome DistributedSimulation::substep(double h, double t
         if (model_.movable[static_cast<std::size_t>(b)] && seen[static_cast<std::size_t>(b)] != 1)
             throw std::logic_error("distributed step: body " + std::to_string(b) + " came back " +
                                    std::to_string(seen[static_cast<std::size_t>(b)]) + " times");
-    if (model_.spec.contact.model == ContactModel::AugmentedLagrangian) {
+    if (model_.spec.contact.model != ContactModel::Barrier) {  // (hybrid: where it handed over)
         std::vector<BodyRecord> owned;
         for (const WorkerResult& r : out.results)
             owned.insert(owned.end(), r.owned.begin(), r.owned.end());
@@ -688,6 +688,7 @@ SubstepAttempt DistributedSimulation::attempt(const WorldState& /*s*/, double dt
     for (const WorkerResult& r : o.results) {
         stats_.line_search_trials += r.line_search_trials;
         stats_.ccd_limited_steps += r.ccd_limited;
+        stats_.al_switches += r.al_switches;
         stats_.linear_solver_iterations += r.linear_iterations;
         stats_.t_coll += r.t_collision;
         stats_.t_assembly += r.t_assembly;

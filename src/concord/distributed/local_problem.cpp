@@ -29,6 +29,7 @@ std::vector<std::uint64_t> masks_of(const std::vector<std::uint64_t>& masks,
 void add_work(NewtonStats& total, const NewtonStats& s) {
     total.line_search_trials += s.line_search_trials;
     total.ccd_limited += s.ccd_limited;
+    total.al_switches += s.al_switches;
     total.linear_iterations += s.linear_iterations;
     total.max_linear_residual = std::max(total.max_linear_residual, s.max_linear_residual);
     total.psd_retries += s.psd_retries;

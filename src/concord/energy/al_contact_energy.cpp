@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <stdexcept>
 
 #include "concord/collision/distance/distance_type.hpp"
 #include "concord/collision/distance/edge_edge.hpp"
@@ -153,7 +154,7 @@ void AlContactEnergy::linearize(const VecX& q_np, const VecX& q) {
                 c.normal[kk] = grad_sq.segment<3>(3 * k) / (2.0 * D);
                 dot += c.normal[kk].dot(x(c.vertex[kk]));
             }
-            c.offset = D - dot - dhat;
+            c.offset = D - dot - (c.clearance < 0.0 ? dhat : c.clearance);
             c.mu = pair_penalty(c);
             c.mu_eff = c.mu * std::pow(params_.decay, c.inactive);
             if (c.mu <= 0.0) {
@@ -166,6 +167,56 @@ void AlContactEnergy::linearize(const VecX& q_np, const VecX& q) {
             c.shift = s + ratio;
         }
     });
+}
+
+void AlContactEnergy::take_over(const ContactSet& contacts,
+                                const std::vector<double>& normal_forces, const VecX& q) {
+    if (normal_forces.size() != contacts.size())
+        throw std::logic_error("AlContactEnergy::take_over: one normal force per contact");
+    std::vector<AlConstraint> set;
+    set.reserve(contacts.size());
+    auto add = [&](int kind, int a, int b) {
+        AlConstraint c;
+        c.key = {kind, a, b};
+        const double w = pair_weight(c.key);
+        c.lambda = w > 0.0 ? normal_forces[set.size()] / w : 0.0;
+        set.push_back(c);
+    };
+    for (const auto& c : contacts.point_triangle) add(AlPairKey::PointTriangle, c.vertex, c.face);
+    for (const auto& c : contacts.edge_edge) add(AlPairKey::EdgeEdge, c.edge_a, c.edge_b);
+    for (const auto& c : contacts.point_plane) add(AlPairKey::PointPlane, c.vertex, c.plane);
+    set_constraints(std::move(set));
+    // Linearised at q with the clearance dhat, g(q) = D(q) - dhat.
+    linearize(q, q);
+    for (AlConstraint& c : set_) {
+        bool usable = false;  // (without a normal, e.g. parallel edges, the clearance stays dhat)
+        for (int k = 0; k < c.num_vertices; ++k)
+            usable = usable || c.normal[static_cast<std::size_t>(k)].squaredNorm() > 0.0;
+        if (usable) c.clearance = std::clamp(gap(c, q) + params_.dhat, 0.0, params_.dhat);
+    }
+}
+
+int AlContactEnergy::carried_loads(const ContactSet& contacts,
+                                   std::vector<double>& normal_forces) const {
+    if (normal_forces.size() != contacts.size())
+        throw std::logic_error("AlContactEnergy::carried_loads: one normal force per contact");
+    if (set_.empty()) return 0;
+    int replaced = 0;
+    std::size_t i = 0;
+    auto carry = [&](int kind, int a, int b) {
+        const AlPairKey key{kind, a, b};
+        auto it = std::lower_bound(set_.begin(), set_.end(), key,
+                                   [](const AlConstraint& c, const AlPairKey& k) { return c.key < k; });
+        if (it != set_.end() && it->key == key) {
+            normal_forces[i] = pair_weight(key) * it->lambda;
+            ++replaced;
+        }
+        ++i;
+    };
+    for (const auto& c : contacts.point_triangle) carry(AlPairKey::PointTriangle, c.vertex, c.face);
+    for (const auto& c : contacts.edge_edge) carry(AlPairKey::EdgeEdge, c.edge_a, c.edge_b);
+    for (const auto& c : contacts.point_plane) carry(AlPairKey::PointPlane, c.vertex, c.plane);
+    return replaced;
 }
 
 void AlContactEnergy::update_multipliers(const VecX& q) {

@@ -54,6 +54,8 @@ struct AlConstraint {
     /// bodies; 1 on one machine): the energy is weighted by it, lambda is not (every holder
     /// estimates the whole multiplier, as its consensus makes the positions agree).
     double weight = 1.0;
+    /// The distance the pair must keep (< 0: dhat); take_over() sets it.
+    double clearance = -1.0;
 };
 
 struct AlContactParams {
@@ -96,6 +98,20 @@ public:
     /// Replaces the set (multipliers carried from an earlier step); sorted by key.
     void set_constraints(std::vector<AlConstraint> set);
     void clear() { set_.clear(); }
+    /// Hybrid contact: replaces the set by the pairs of a barrier's contact set at q (an
+    /// admissible state). Each pair's multiplier starts at its barrier force (`normal_forces`,
+    /// BarrierEnergy::normal_forces: this system's share, so divided by the pair's weight) and
+    /// also sets its load floor; each pair must keep the distance it has at q (less than dhat),
+    /// so that taking over neither pushes pairs out to dhat nor lets them come closer. Pairs
+    /// that join later keep dhat.
+    void take_over(const ContactSet& contacts, const std::vector<double>& normal_forces,
+                   const VecX& q);
+    /// Hybrid contact: for each pair of `contacts` (a barrier's contact set) that the set
+    /// holds, replaces its entry of `normal_forces` (in the set's order, this system's share)
+    /// by the pair's multiplier times its weight: the load the constraints found, where the
+    /// barrier's force at the distance they left the pair at may be far from it. Returns the
+    /// number replaced.
+    int carried_loads(const ContactSet& contacts, std::vector<double>& normal_forces) const;
 
     /// The pairs with lambda > 0 as a contact set classified at q, and their multipliers times
     /// their weights in the set's order (point-triangle, edge-edge, point-plane): friction's

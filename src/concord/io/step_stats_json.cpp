@@ -57,6 +57,7 @@ nlohmann::json step_stats_to_json(const StepStats& s) {
         {"barrier_stiffness", s.barrier_stiffness},
         {"line_search_trials", s.line_search_trials},
         {"ccd_limited_steps", s.ccd_limited_steps},
+        {"al_switches", s.al_switches},
         {"linear_solver_iterations", s.linear_solver_iterations},
         {"islands", s.islands},
         {"substeps", s.substeps},
@@ -161,6 +162,7 @@ StepStats step_stats_from_json(const JsonNode& node) {
     non_negative("barrier_stiffness", s.barrier_stiffness);
     count("line_search_trials", s.line_search_trials);
     count("ccd_limited_steps", s.ccd_limited_steps);
+    count("al_switches", s.al_switches);
     count("linear_solver_iterations", s.linear_solver_iterations);
     count("islands", s.islands);
     count("substeps", s.substeps);
@@ -222,6 +224,7 @@ void accumulate_substep(StepStats& frame, const StepStats& step, bool first) {
     frame.barrier_stiffness = step.barrier_stiffness;
     frame.line_search_trials += step.line_search_trials;
     frame.ccd_limited_steps += step.ccd_limited_steps;
+    frame.al_switches += step.al_switches;
     frame.linear_solver_iterations += step.linear_solver_iterations;
     frame.islands = step.islands;
     frame.substeps += step.substeps;

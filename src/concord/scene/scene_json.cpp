@@ -204,6 +204,7 @@ nlohmann::json scene_to_json(const SceneSpec& s) {
           {"al_toi_threshold", s.contact.al_toi_threshold},
           {"al_iterations", s.contact.al_iterations},
           {"al_load_compression", s.contact.al_load_compression},
+          {"hybrid_barrier_iterations", s.contact.hybrid_barrier_iterations},
           {"exclude", exclude}}},
         {"solver", solver_params_to_json(s.solver)},
         {"materials", materials},

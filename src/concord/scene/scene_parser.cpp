@@ -556,14 +556,17 @@ void parse_contact(const JsonNode& node, ContactSpec& c) {
     // "exclude" names bodies: parse_contact_exclude reads it once the bodies are known.
     node.expect_object({"model", "dhat", "friction", "friction_velocity", "friction_iterations",
                         "barrier_stiffness", "al_penalty", "al_toi_threshold", "al_iterations",
-                        "al_load_compression", "exclude"});
+                        "al_load_compression", "hybrid_barrier_iterations", "exclude"});
     if (auto n = node.find("al_iterations")) c.al_iterations = n->integer(1, 1000000);
     if (auto n = node.find("model")) {
         const std::string m = n->value().is_string() ? n->value().get<std::string>() : "";
         if (m == "barrier") c.model = ContactModel::Barrier;
         else if (m == "augmented_lagrangian") c.model = ContactModel::AugmentedLagrangian;
-        else n->fail("expected one of barrier, augmented_lagrangian, got " + n->describe());
+        else if (m == "hybrid") c.model = ContactModel::Hybrid;
+        else n->fail("expected one of barrier, augmented_lagrangian, hybrid, got " + n->describe());
     }
+    if (auto n = node.find("hybrid_barrier_iterations"))
+        c.hybrid_barrier_iterations = n->integer(1, 1000000);
     if (auto n = node.find("al_penalty")) c.al_penalty = n->positive_number();
     if (auto n = node.find("al_load_compression")) c.al_load_compression = n->non_negative_number();
     if (auto n = node.find("al_toi_threshold")) {

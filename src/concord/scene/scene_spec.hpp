@@ -168,10 +168,17 @@ struct PlaneSpec {
 enum class ContactModel {
     Barrier,              ///< IPC's log barrier (Li et al. 2020), CCD-capped line search
     AugmentedLagrangian,  ///< barrier-free augmented Lagrangian (Zheng, Luo and Li 2026)
+    /// The barrier, and the augmented Lagrangian for the rest of a solve that the barrier has
+    /// not converged in hybrid_barrier_iterations Newton iterations.
+    Hybrid,
 };
 
 inline const char* to_string(ContactModel m) {
-    return m == ContactModel::Barrier ? "barrier" : "augmented_lagrangian";
+    switch (m) {
+    case ContactModel::Barrier: return "barrier";
+    case ContactModel::AugmentedLagrangian: return "augmented_lagrangian";
+    default: return "hybrid";
+    }
 }
 
 struct ContactSpec {
@@ -192,6 +199,9 @@ struct ContactSpec {
     /// lambda has at least the penalty lambda / (al_load_compression dhat), so that its load
     /// compresses it by at most that share of dhat (0: the mass-based penalty alone).
     double al_load_compression = 3e-4;
+    /// Hybrid: Newton iterations a solve makes with the barrier before it goes on with the
+    /// augmented Lagrangian (the al_ keys above set it up).
+    int hybrid_barrier_iterations = 5;
     /// Body pairs that never touch (a robot's adjacent links): indices (a, b), a < b, sorted and
     /// unique. Their surfaces may overlap; the barrier, CCD and the audit ignore them.
     std::vector<std::pair<int, int>> exclude;

@@ -3,6 +3,8 @@
 // per-body convergence test, how the unknowns are grouped and weighted.
 #pragma once
 
+#include <stdexcept>
+
 #include <Eigen/SparseCore>
 #include <cmath>
 #include <limits>
@@ -78,6 +80,14 @@ class ConstrainedNewtonProblem : public NewtonProblem {
     /// Largest t in [0, 1] with every state of x_admissible -> x_admissible + t (x -
     /// x_admissible) intersection-free (CCD); constraints met on the way join the set.
     virtual double advance_admissible(const VecX& x_admissible, const VecX& x) = 0;
+    /// Hybrid contact (hybrid_newton_solve): the problem starts as a barrier problem (a plain
+    /// NewtonProblem); constrain_contacts(x) turns its contact term into the constraints, taken
+    /// over from the barrier's pairs at the admissible state x, and release_contacts() turns it
+    /// back. Problems without a barrier to take over from do not support it.
+    virtual void constrain_contacts(const VecX& /*x*/) {
+        throw std::logic_error("constrain_contacts: this problem has no hybrid contact");
+    }
+    virtual void release_contacts() {}
 };
 
 }  // namespace concord

@@ -64,6 +64,9 @@ struct NewtonStats {
     int psd_retries = 0;
     int fallback_directions = 0;
     double last_step_measure = 0.0;  ///< NewtonProblem::step_measure of the last direction
+    /// Hybrid contact: solves the augmented Lagrangian took over from the barrier (0 or 1 for
+    /// one solve; summed where solves are summed).
+    int al_switches = 0;
     /// Wall time per phase, s. Collision (broad phase, CCD, contact sets) is reported by the
     /// problem and excluded from the other phases.
     double t_collision = 0.0, t_assembly = 0.0, t_linear = 0.0, t_line_search = 0.0;

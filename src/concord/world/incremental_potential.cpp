@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "concord/collision/broad_phase/body_pair_filter.hpp"
 #include "concord/collision/broad_phase/envelope_broad_phase.hpp"
@@ -421,6 +422,23 @@ double IncrementalPotential::advance_admissible(const VecX& x_admissible, const 
     al_->join(hits_);
     t_collision_ += seconds_since(t0);
     return t;
+}
+
+void IncrementalPotential::constrain_contacts(const VecX& x) {
+    if (!hybrid_al_ || al_)
+        throw std::logic_error("IncrementalPotential::constrain_contacts: no hybrid contact to switch to");
+    refresh_contacts(x);
+    hybrid_al_->take_over(contacts_, barrier_.normal_forces(x), x);
+    al_ = hybrid_al_;
+}
+
+void IncrementalPotential::release_contacts() {
+    if (!hybrid_al_ || al_ != hybrid_al_) return;
+    al_ = nullptr;  // (the constraints keep their multipliers: StepSystem carries them)
+    // The barrier's contacts and candidates are those of an earlier iterate.
+    candidates_valid_ = false;
+    contacts_current_ = false;
+    covered_valid_ = false;
 }
 
 double IncrementalPotential::min_distance() const {

@@ -61,6 +61,9 @@ class IncrementalPotential final : public ConstrainedNewtonProblem {
     /// barrier).
     void use_al_contact(AlContactEnergy* al) { al_ = al; }
     bool al_contact() const { return al_ != nullptr; }
+    /// Hybrid contact: the barrier, and `al` (kept by reference) between constrain_contacts
+    /// and release_contacts (solver/hybrid_newton_solver.hpp).
+    void use_hybrid_contact(AlContactEnergy* al) { hybrid_al_ = al; }
 
     /// Forget cached candidates (call at the start of every Newton solve).
     void reset();
@@ -116,6 +119,8 @@ class IncrementalPotential final : public ConstrainedNewtonProblem {
     void linearize_constraints(const VecX& x_admissible, const VecX& x) override;
     void update_multipliers(const VecX& x) override;
     double advance_admissible(const VecX& x_admissible, const VecX& x) override;
+    void constrain_contacts(const VecX& x) override;
+    void release_contacts() override;
     /// Cumulative over the potential's lifetime (never reset).
     double collision_seconds() const override { return t_collision_; }
 
@@ -142,6 +147,7 @@ class IncrementalPotential final : public ConstrainedNewtonProblem {
     BarrierEnergy& barrier_;
     FrictionEnergy& friction_;
     AlContactEnergy* al_ = nullptr;
+    AlContactEnergy* hybrid_al_ = nullptr;  ///< hybrid contact's constraints (use_hybrid_contact)
     /// Pairs the last ccd_chord_step found on the way (CCD hits); filled when collect_hits_.
     std::vector<AlPairKey> hits_;
     bool collect_hits_ = false;

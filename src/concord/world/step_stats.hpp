@@ -95,6 +95,8 @@ struct StepStats {
     double barrier_stiffness = 0.0;
     int line_search_trials = 0;  ///< function evaluations in line searches
     int ccd_limited_steps = 0;   ///< Newton iterations whose step was capped by CCD
+    /// Hybrid contact: solves the augmented Lagrangian took over from the barrier.
+    int al_switches = 0;
     int linear_solver_iterations = 0;
     int islands = 1;             ///< independent solves of the (last) substep
     int substeps = 1;            ///< implicit steps taken (more than 1 after retry-halving)
@@ -131,6 +133,7 @@ struct SolverStats {
     double final_residual = 0.0;   ///< largest over islands of the last solve's final measure
     int line_search_trials = 0;
     int ccd_limited_steps = 0;
+    int al_switches = 0;
     int linear_iterations = 0;
     double max_linear_residual = 0.0;
     int psd_retries = 0;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "concord/solver/al_newton_solver.hpp"
+#include "concord/solver/hybrid_newton_solver.hpp"
 
 namespace concord {
 
@@ -107,17 +108,19 @@ StepSystem::StepSystem(const WorldModel& model, std::vector<int> bodies,
                                                         *orthogonality_, *kinematic_target_,
                                                         *barrier_, *friction_);
     potential_->set_stiffness_bounds(model_.kappa_max);
-    if (model_.spec.contact.model == ContactModel::AugmentedLagrangian) {
-        std::vector<double> mass;
-        for (int b : bodies_) mass.push_back(model_.bodies[static_cast<std::size_t>(b)].mass_properties.mass);
-        AlContactParams ap;
-        ap.dhat = model_.spec.contact.dhat;
-        ap.penalty_scale = model_.spec.contact.al_penalty;
-        ap.load_compression = model_.spec.contact.al_load_compression;
-        al_ = std::make_unique<AlContactEnergy>(*surface_, model_.planes, movable_, std::move(mass), ap);
-        if (replication_) al_->set_replication(&replication_->contacts);
+    switch (model_.spec.contact.model) {
+    case ContactModel::AugmentedLagrangian:
+        al_ = make_al_contact();
         al_names_.emplace(*surface_, bodies_, static_cast<int>(model_.planes.size()));
         potential_->use_al_contact(al_.get());
+        break;
+    case ContactModel::Hybrid:
+        hybrid_al_ = make_al_contact();
+        al_names_.emplace(*surface_, bodies_, static_cast<int>(model_.planes.size()));
+        potential_->use_hybrid_contact(hybrid_al_.get());
+        break;
+    case ContactModel::Barrier:
+        break;
     }
     // Elastic bodies' unknowns: the modal coordinates follow the 12 per body.
     for (std::size_t k = 0; k < bodies_.size(); ++k)
@@ -149,6 +152,23 @@ void StepSystem::set_replication(const SystemReplication& replication) {
     kinematic_target_->set_masses(std::move(weighted.kinematic_masses));
     orthogonality_->set_weights(std::move(weighted.orthogonality));
     potential_->set_body_mass(std::move(weighted.body_mass));
+}
+
+std::unique_ptr<AlContactEnergy> StepSystem::make_al_contact() const {
+    std::vector<double> mass;
+    for (int b : bodies_) mass.push_back(model_.bodies[static_cast<std::size_t>(b)].mass_properties.mass);
+    AlContactParams ap;
+    ap.dhat = model_.spec.contact.dhat;
+    ap.penalty_scale = model_.spec.contact.al_penalty;
+    ap.load_compression = model_.spec.contact.al_load_compression;
+    auto al = std::make_unique<AlContactEnergy>(*surface_, model_.planes, movable_, std::move(mass), ap);
+    if (replication_) al->set_replication(&replication_->contacts);
+    return al;
+}
+
+AlSolveParams StepSystem::al_solve_params() const {
+    return {.toi_threshold = model_.spec.contact.al_toi_threshold,
+            .iterations = model_.spec.contact.al_iterations};
 }
 
 StepSystem::ShareWeighted StepSystem::share_weighted() const {
@@ -357,6 +377,14 @@ StiffnessBalance StepSystem::prepare(const StepInput& in, double kappa) {
     potential_->set_time_step(time_step_);
     friction_->clear();
     barrier_->set_stiffness(kappa);
+    if (hybrid_al_) {
+        // The loads the constraints found where the last step ended with them (friction's
+        // normal forces, lag_friction).
+        hybrid_al_->set_time_step(time_step_);
+        hybrid_al_->set_constraints(in.contact_multipliers
+                                        ? al_names_->constraints_in(*in.contact_multipliers)
+                                        : std::vector<AlConstraint>{});
+    }
 
     const double c0 = potential_->collision_seconds();
     potential_->reset();
@@ -394,20 +422,26 @@ void StepSystem::lag_friction(const VecX& x) {
     }
     potential_->refresh_contacts(x);
     const ContactSet& c = potential_->contacts();
-    friction_->lag(c, model_.planes, x, barrier_->normal_forces(x),
-                   model_.contact_friction(*surface_, c, bodies_), q_start_,
-                   model_.spec.contact.friction_velocity * time_step_);
+    std::vector<double> normal = barrier_->normal_forces(x);
+    // Hybrid: where the constraints ended the last solve, the barrier's force at the distance
+    // they left a pair at is not its load (up to many times the load for a pair they held
+    // close): their multipliers are.
+    if (hybrid_al_) hybrid_al_->carried_loads(c, normal);
+    friction_->lag(c, model_.planes, x, normal, model_.contact_friction(*surface_, c, bodies_),
+                   q_start_, model_.spec.contact.friction_velocity * time_step_);
 }
 
 NewtonStats StepSystem::newton(VecX& x, double kappa, const SolverParams& params,
                                std::optional<SolverClock::time_point> deadline) {
     barrier_->set_stiffness(kappa);
     potential_->reset();
-    if (al_)
-        return al_newton_solve(*potential_, x, free_dof_, params,
-                               AlSolveParams{.toi_threshold = model_.spec.contact.al_toi_threshold,
-                                             .iterations = model_.spec.contact.al_iterations},
-                               deadline);
+    if (al_) return al_newton_solve(*potential_, x, free_dof_, params, al_solve_params(), deadline);
+    if (hybrid_al_) {
+        // The set holds the constraints of this solve only if it hands over to them.
+        hybrid_al_->clear();
+        return hybrid_newton_solve(*potential_, x, free_dof_, params, al_solve_params(),
+                                   model_.spec.contact.hybrid_barrier_iterations, deadline);
+    }
     return newton_solve(*potential_, x, free_dof_, params, deadline);
 }
 
@@ -456,8 +490,10 @@ int StepSystem::contact_queries() const {
 
 AlContactMemory StepSystem::al_memory() const {
     AlContactMemory out;
-    if (!al_) return out;
-    for (const AlConstraint& c : al_->constraints()) out.push_back(al_names_->name(c));
+    // Hybrid: the constraints of the last solve if it handed over to them (else none).
+    const AlContactEnergy* al = al_ ? al_.get() : hybrid_al_.get();
+    if (!al) return out;
+    for (const AlConstraint& c : al->constraints()) out.push_back(al_names_->name(c));
     std::sort(out.begin(), out.end());
     return out;
 }

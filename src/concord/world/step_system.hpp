@@ -16,6 +16,7 @@
 #include "concord/energy/modal_elasticity_energy.hpp"
 #include "concord/energy/orthogonality_energy.hpp"
 #include "concord/energy/reduced_inertia_energy.hpp"
+#include "concord/solver/al_newton_solver.hpp"
 #include "concord/solver/newton_solver.hpp"
 #include "concord/world/al_contact_memory.hpp"
 #include "concord/world/body_contact_count.hpp"
@@ -120,7 +121,8 @@ class StepSystem {
     /// Starts a step: gathers the system's part of the input, forgets the previous step's
     /// friction and contacts, and returns its share of the stiffness balance at `kappa`.
     /// With augmented-Lagrangian contact, the entries of in.contact_multipliers on this
-    /// system's bodies are its starting active set.
+    /// system's bodies are its starting active set; with hybrid contact, the loads its
+    /// friction is lagged with where the last step ended with the constraints.
     StiffnessBalance prepare(const StepInput& in, double kappa);
     /// Solves the step prepared last with barrier stiffness kappa (friction lag rounds, then
     /// kinematic bodies put on their prescribed pose when CCD allows).
@@ -179,8 +181,9 @@ class StepSystem {
     /// for tests and statistics).
     int contact_queries() const;
     /// Augmented-Lagrangian contact: the active set with its multipliers, named by world bodies
-    /// (sorted; what the next step takes back through StepInput::contact_multipliers). Empty
-    /// with the barrier.
+    /// (sorted; what the next step takes back through StepInput::contact_multipliers). Hybrid
+    /// contact: the same of the last solve's constraints if it handed over to them. Empty with
+    /// the barrier.
     AlContactMemory al_memory() const;
     const ContactSurface& surface() const { return *surface_; }
     /// interacting_body_pairs over this system's surface (the island search): its primitives by
@@ -209,6 +212,9 @@ class StepSystem {
         std::vector<double> orthogonality, body_mass;
     };
     ShareWeighted share_weighted() const;
+    /// An augmented-Lagrangian contact energy over this system with the scene's settings.
+    std::unique_ptr<AlContactEnergy> make_al_contact() const;
+    AlSolveParams al_solve_params() const;
 
     const WorldModel& model_;
     std::vector<int> bodies_;
@@ -234,6 +240,8 @@ class StepSystem {
     std::vector<int> joint_slots_;         ///< per model joint: its index in joints_, or -1
     std::unique_ptr<IncrementalPotential> potential_;
     std::unique_ptr<AlContactEnergy> al_;  ///< augmented-Lagrangian contact; null: barrier
+    /// Hybrid contact: the constraints that take a solve over from the barrier; null otherwise.
+    std::unique_ptr<AlContactEnergy> hybrid_al_;
     ContactSet al_contacts_;  ///< its pairs with a positive multiplier at the last measure()
     std::optional<AlMemoryNames> al_names_;
 };

@@ -381,6 +381,7 @@ void World::Impl::record(const SubstepOutcome& o, bool final_attempt) {
         for (const NewtonStats& n : r.solves) {
             ss.line_search_trials += n.line_search_trials;
             ss.ccd_limited_steps += n.ccd_limited;
+            ss.al_switches += n.al_switches;
             ss.linear_iterations += n.linear_iterations;
             ss.max_linear_residual = std::max(ss.max_linear_residual, n.max_linear_residual);
             ss.psd_retries += n.psd_retries;
@@ -519,6 +520,7 @@ void World::Impl::step() {
     stats.barrier_stiffness = state().barrier_stiffness;
     stats.line_search_trials = ss.line_search_trials;
     stats.ccd_limited_steps = ss.ccd_limited_steps;
+    stats.al_switches = ss.al_switches;
     stats.linear_solver_iterations = ss.linear_iterations;
     stats.substeps = std::max(1, ss.substeps);
     stats.retries = ss.retries;
