@@ -5,7 +5,9 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 
+#include "concord/collision/barrier/barrier.hpp"
 #include "concord/energy/al_contact_energy.hpp"
+#include "concord/energy/barrier_energy.hpp"
 #include "concord/math/finite_difference.hpp"
 #include "energy_test_util.hpp"
 
@@ -257,7 +259,7 @@ TEST(AlContactEnergy, TakingOverKeepsEachPairAtItsDistanceWithItsBarrierForce) {
         rep.holders = {3, 3};
         AlContactEnergy e = make_energy(f);
         if (weight < 1.0) e.set_replication(&rep);
-        e.take_over(c, force, f.q);
+        e.take_over(c, force, f.q, 1.0);
         ASSERT_EQ(e.constraints().size(), c.size());
         e.linearize(f.q, f.q);
         int held = 0;
@@ -295,5 +297,60 @@ TEST(AlContactEnergy, TakingOverKeepsEachPairAtItsDistanceWithItsBarrierForce) {
         EXPECT_EQ(joined, 1);
     }
     AlContactEnergy e = make_energy(f);
-    EXPECT_THROW(e.take_over(c, std::vector<double>(c.size() + 1, 1.0), f.q), std::logic_error);
+    EXPECT_THROW(e.take_over(c, std::vector<double>(c.size() + 1, 1.0), f.q, 1.0), std::logic_error);
+    EXPECT_THROW(e.take_over(c, force, f.q, 0.0), std::logic_error);
+}
+
+// After taking over, multiplier and clearance move together along the barrier's law F: taken
+// over with the barrier's own forces, an update where nothing moved changes neither; pushed
+// closer, a pair's new multiplier is the barrier's force at its new clearance and also the
+// implicit update lambda - mu (D - clearance) of the old one.
+TEST(AlContactEnergy, AfterTakingOverMultiplierAndClearanceFollowTheBarriersLaw) {
+    ContactFixture f;
+    ContactSet c = f.contacts();
+    const double kappa = 50.0, dhat_sq = f.dhat * f.dhat;
+    BarrierEnergy barrier(f.surface, f.planes, {true, true}, f.dhat);
+    barrier.set_stiffness(kappa);
+    barrier.set_contacts(&c);
+    AlContactEnergy e = make_energy(f);
+    e.take_over(c, barrier.normal_forces(f.q), f.q, kappa);
+    e.linearize(f.q, f.q);
+    const std::vector<AlConstraint> before = e.constraints();
+    e.update_multipliers(f.q);
+    ASSERT_EQ(e.constraints().size(), before.size());
+    int checked = 0;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        const AlConstraint &was = before[i], &now = e.constraints()[i];
+        if (was.mu_eff <= 0.0 || was.clearance < 0.0) continue;
+        ++checked;
+        EXPECT_NEAR(now.lambda, was.lambda, 1e-9 * was.lambda);
+        EXPECT_NEAR(now.clearance, was.clearance, 1e-9 * f.dhat);
+    }
+    EXPECT_GT(checked, 0);
+    // Body a 2 mm down, towards the ground plane y = -0.6 (and away from b).
+    e.set_constraints(before);
+    VecX q = f.q;
+    q[1] -= 2e-3;
+    e.linearize(f.q, q);
+    const std::vector<AlConstraint> lin = e.constraints();
+    e.update_multipliers(q);
+    int pressed = 0;
+    for (std::size_t i = 0; i < lin.size(); ++i) {
+        const AlConstraint &was = lin[i], &now = e.constraints()[i];
+        if (was.mu_eff <= 0.0 || was.clearance < 0.0 || now.lambda <= 0.0) continue;
+        double distance = was.offset + was.clearance;  // D(q), linearised
+        for (int v = 0; v < was.num_vertices; ++v)
+            distance += was.normal[static_cast<std::size_t>(v)].dot(
+                f.surface.position(q, was.vertex[static_cast<std::size_t>(v)]));
+        EXPECT_NEAR(now.lambda, kappa * barrier_force(now.clearance * now.clearance, dhat_sq),
+                    1e-9 * now.lambda);
+        EXPECT_NEAR(now.lambda, was.lambda - was.mu_eff * (distance - now.clearance),
+                    1e-6 * now.lambda);
+        if (was.key.kind == AlPairKey::PointPlane) {
+            ++pressed;
+            EXPECT_GT(now.lambda, was.lambda);
+            EXPECT_LT(now.clearance, was.clearance);
+        }
+    }
+    EXPECT_GT(pressed, 0);
 }

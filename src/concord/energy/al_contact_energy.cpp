@@ -5,6 +5,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "concord/collision/barrier/barrier.hpp"
 #include "concord/collision/distance/distance_type.hpp"
 #include "concord/collision/distance/edge_edge.hpp"
 #include "concord/collision/distance/edge_edge_mollifier.hpp"
@@ -170,7 +171,9 @@ void AlContactEnergy::linearize(const VecX& q_np, const VecX& q) {
 }
 
 void AlContactEnergy::take_over(const ContactSet& contacts,
-                                const std::vector<double>& normal_forces, const VecX& q) {
+                                const std::vector<double>& normal_forces, const VecX& q,
+                                double kappa) {
+    if (!(kappa > 0.0)) throw std::logic_error("AlContactEnergy::take_over: kappa must be positive");
     if (normal_forces.size() != contacts.size())
         throw std::logic_error("AlContactEnergy::take_over: one normal force per contact");
     std::vector<AlConstraint> set;
@@ -194,6 +197,31 @@ void AlContactEnergy::take_over(const ContactSet& contacts,
             usable = usable || c.normal[static_cast<std::size_t>(k)].squaredNorm() > 0.0;
         if (usable) c.clearance = std::clamp(gap(c, q) + params_.dhat, 0.0, params_.dhat);
     }
+    barrier_kappa_ = kappa;
+}
+
+void AlContactEnergy::barrier_law_update(AlConstraint& c, const VecX& q) const {
+    const double dhat = params_.dhat, dhat_sq = dhat * dhat;
+    const double clearance = c.clearance < 0.0 ? dhat : c.clearance;
+    const double distance = gap(c, q) + clearance;  // D(q), linearised
+    // h(d) = kappa F(d) + mu (D - d) - lambda falls from +inf at d -> 0 to mu (D - dhat) -
+    // lambda at dhat; its root d is the new clearance and kappa F(d) the new multiplier.
+    auto h = [&](double d) {
+        return barrier_kappa_ * barrier_force(d * d, dhat_sq) + c.mu_eff * (distance - d) - c.lambda;
+    };
+    if (h(dhat) >= 0.0) {  // the pair separates: no load, clearance dhat
+        c.lambda = 0.0;
+        c.clearance = dhat;
+        return;
+    }
+    double lo = dhat, hi = dhat;  // h(lo) > 0 > h(hi), bisected in log d
+    do lo *= 0.5; while (h(lo) <= 0.0 && lo > 1e-12 * dhat);
+    for (int k = 0; k < 60 && hi - lo > 1e-12 * dhat; ++k) {
+        const double mid = std::sqrt(lo * hi);
+        (h(mid) > 0.0 ? lo : hi) = mid;
+    }
+    c.clearance = hi;
+    c.lambda = barrier_kappa_ * barrier_force(hi * hi, dhat_sq);
 }
 
 int AlContactEnergy::carried_loads(const ContactSet& contacts,
@@ -227,7 +255,10 @@ void AlContactEnergy::update_multipliers(const VecX& q) {
             // With the penalty the iterate saw: a pair whose stiffness was decayed while it was
             // inactive and that the iterate then pushed deep gets mu_eff |g|, not mu |g| (which
             // made the multipliers swing between 0 and several times the load).
-            c.lambda = std::max(0.0, c.lambda - c.mu_eff * gap(c, q));
+            if (barrier_kappa_ > 0.0)
+                barrier_law_update(c, q);
+            else
+                c.lambda = std::max(0.0, c.lambda - c.mu_eff * gap(c, q));
             c.inactive = c.lambda > 0.0 ? 0 : c.inactive + 1;
         }
     });

@@ -91,21 +91,31 @@ public:
     /// iterate q (the start of a Newton iteration).
     void linearize(const VecX& q_np, const VecX& q);
     /// lambda <- max(0, lambda - mu_eff g(q)); counts inactive updates and drops pairs inactive for
-    /// more than max_inactive of them.
+    /// more than max_inactive of them. After take_over the clearance c moves with lambda along
+    /// the barrier's law F: the update is implicit, lambda' = F(c') = max(0, lambda - mu_eff
+    /// (D(q) - c')) with D the linearised distance (stable for any penalty, where the explicit
+    /// update with the new clearance oscillates once mu_eff exceeds twice the barrier's
+    /// stiffness).
     void update_multipliers(const VecX& q);
 
     const std::vector<AlConstraint>& constraints() const { return set_; }
     /// Replaces the set (multipliers carried from an earlier step); sorted by key.
     void set_constraints(std::vector<AlConstraint> set);
-    void clear() { set_.clear(); }
-    /// Hybrid contact: replaces the set by the pairs of a barrier's contact set at q (an
-    /// admissible state). Each pair's multiplier starts at its barrier force (`normal_forces`,
-    /// BarrierEnergy::normal_forces: this system's share, so divided by the pair's weight) and
-    /// also sets its load floor; each pair must keep the distance it has at q (less than dhat),
-    /// so that taking over neither pushes pairs out to dhat nor lets them come closer. Pairs
-    /// that join later keep dhat.
+    void clear() {
+        set_.clear();
+        barrier_kappa_ = 0.0;
+    }
+    /// Hybrid contact: replaces the set by the pairs of a barrier (stiffness kappa)'s contact
+    /// set at q (an admissible state). Each pair's multiplier starts at its barrier force
+    /// (`normal_forces`, BarrierEnergy::normal_forces: this system's share, so divided by the
+    /// pair's weight), which also sets its load floor. From then on every pair's clearance
+    /// follows the barrier's law: the distance at which the barrier's force is the pair's
+    /// multiplier (its distance at q to start with; dhat for a pair without load, or one that
+    /// joins later), and update_multipliers moves multiplier and clearance together. Taking
+    /// over thus moves nothing, and the constraints end where the barrier holds the same loads:
+    /// the next step's barrier starts in balance.
     void take_over(const ContactSet& contacts, const std::vector<double>& normal_forces,
-                   const VecX& q);
+                   const VecX& q, double kappa);
     /// Hybrid contact: for each pair of `contacts` (a barrier's contact set) that the set
     /// holds, replaces its entry of `normal_forces` (in the set's order, this system's share)
     /// by the pair's multiplier times its weight: the load the constraints found, where the
@@ -127,6 +137,8 @@ private:
     double gap(const AlConstraint& c, const VecX& q) const;
     double pair_penalty(const AlConstraint& c) const;
     double pair_weight(const AlPairKey& key) const;
+    /// update_multipliers after take_over: multiplier and clearance along the barrier's law.
+    void barrier_law_update(AlConstraint& c, const VecX& q) const;
 
     const ContactSurface& surface_;
     const std::vector<HalfSpace>& planes_;
@@ -136,6 +148,7 @@ private:
     double h_ = 0.01;
     std::vector<AlConstraint> set_;
     const ContactReplication* replication_ = nullptr;
+    double barrier_kappa_ = 0.0;  ///< > 0 after take_over: clearances follow the barrier's law
 };
 
 }  // namespace concord

@@ -193,8 +193,7 @@ std::vector<double> BarrierEnergy::normal_forces(const VecX& q) const {
     std::vector<double> out;
     if (!contacts_) return out;
     const double dhat_sq = dhat_ * dhat_;
-    // |d b / d distance| = |b'(d^2)| 2 distance: the magnitude of the barrier's contact force.
-    auto force = [&](double d) { return std::abs(barrier_first_derivative(d, dhat_sq)) * 2.0 * std::sqrt(d); };
+    auto force = [&](double d_sq) { return barrier_force(d_sq, dhat_sq); };
     const PairEvaluator ev{surface_, planes_, q, kappa_, dhat_sq, replication_};
     const auto& f = surface_.mesh.faces;
     const auto& e = surface_.mesh.edges;

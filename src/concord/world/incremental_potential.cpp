@@ -428,7 +428,7 @@ void IncrementalPotential::constrain_contacts(const VecX& x) {
     if (!hybrid_al_ || al_)
         throw std::logic_error("IncrementalPotential::constrain_contacts: no hybrid contact to switch to");
     refresh_contacts(x);
-    hybrid_al_->take_over(contacts_, barrier_.normal_forces(x), x);
+    hybrid_al_->take_over(contacts_, barrier_.normal_forces(x), x, barrier_.stiffness());
     al_ = hybrid_al_;
 }
 

@@ -36,6 +36,13 @@ inline double barrier_first_derivative(double d, double dhat) {
     return (dhat - d) * (2.0 * std::log(d / dhat) - dhat / d + 1.0);
 }
 
+/// The barrier's force per unit stiffness at a distance (not squared): |d b(r²) / d r| at
+/// r = sqrt(d) for squared distance d, i.e. |b'(d)| 2 sqrt(d); +inf at d <= 0.
+inline double barrier_force(double d, double dhat) {
+    if (d <= 0.0) return std::numeric_limits<double>::infinity();
+    return std::abs(barrier_first_derivative(d, dhat)) * 2.0 * std::sqrt(d);
+}
+
 /// d²b/dd² = (dhat/d + 2) dhat/d − 2 ln(d/dhat) − 3.
 inline double barrier_second_derivative(double d, double dhat) {
     if (d <= 0.0) return std::numeric_limits<double>::infinity();
