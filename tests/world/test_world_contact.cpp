@@ -160,16 +160,21 @@ TEST(WorldContact, HeadOnCollisionConservesMomentumWithoutPenetration) {
 // Augmented-Lagrangian contact: a stack of boxes dropped onto the ground comes to rest without
 // ever touching (every state the run keeps is intersection-free), each solve ends on the
 // cumulative-step criterion, and each box rests about dhat above the one below.
-TEST(WorldContact, AugmentedLagrangianStackComesToRestApartByDhat) {
+// Three 0.2 m boxes dropped 3 and 5 mm onto the ground and each other, friction 0.3.
+static SceneSpec dropped_stack(ContactModel model) {
     SceneSpec s;
-    s.contact.model = ContactModel::AugmentedLagrangian;
+    s.contact.model = model;
     s.contact.dhat = 1e-3;
     s.contact.friction = 0.3;
     s.planes.push_back({Vec3::Zero(), Vec3::UnitY(), std::nullopt});
     for (int i = 0; i < 3; ++i)
         s.bodies.push_back(box_body("b" + std::to_string(i), Vec3(0, 0.1 + 0.003 + 0.205 * i, 0),
                                     Vec3::Constant(0.2)));
-    World w(s);
+    return s;
+}
+
+TEST(WorldContact, AugmentedLagrangianStackComesToRestApartByDhat) {
+    World w(dropped_stack(ContactModel::AugmentedLagrangian));
     for (int i = 0; i < 80; ++i) {
         const StepStats& st = w.step();
         ASSERT_GT(st.min_distance, 0.0) << "step " << i;
@@ -184,37 +189,47 @@ TEST(WorldContact, AugmentedLagrangianStackComesToRestApartByDhat) {
     }
 }
 
-// Augmented-Lagrangian contact on a column of ten crates offset by up to 2.5 mm. The multipliers
-// carried between steps make it rock from the first frames with the mass-based penalty alone
-// (al_penalty 1e5, al_load_compression 0); it settles and stays at rest with the penalty's
-// default load floor, or with al_penalty 1e7 (mu / m = 1000 at h = 0.01) and no floor
-// (docs/solver.md, known limits; docs/benchmarks.md, "Ninth pass" and "Eleventh pass"). The
-// crates of scenes/box-stack.json. Returns the largest body speed over the last 60 of 160 steps.
-static double ten_crate_speed(double al_penalty, double al_load_compression) {
+// A column of ten crates of scenes/box-stack.json standing on the ground, crate i at height
+// y0 + pitch i, moved sideways by up to `offset`; `contact` sets the model. Returns the largest
+// body speed over the steps from `watch_from` to `steps`.
+static double column_speed(const ContactSpec& contact, double offset, double y0, double pitch,
+                           int steps, int watch_from) {
     SceneSpec s;
-    s.contact.model = ContactModel::AugmentedLagrangian;
-    s.contact.al_penalty = al_penalty;
-    s.contact.al_load_compression = al_load_compression;
+    s.contact = contact;
     s.contact.dhat = 1e-3;
     s.contact.friction = 0.3;
     s.planes.push_back({Vec3::Zero(), Vec3::UnitY(), std::nullopt});
     for (int i = 0; i < 10; ++i) {
-        BodySpec b = box_body(
-            "crate" + std::to_string(i),
-            Vec3(0.0025 * std::sin(1.7 * i + 0.3), 0.104 + 0.211 * i, 0.0025 * std::cos(2.3 * i)),
-            Vec3::Constant(0.2));
+        BodySpec b = box_body("crate" + std::to_string(i),
+                              Vec3(offset * std::sin(1.7 * i + 0.3), y0 + pitch * i,
+                                   offset * std::cos(2.3 * i)),
+                              Vec3::Constant(0.2));
         b.material = {700.0, 1e10};
         s.bodies.push_back(b);
     }
     World w(s);
     double fastest = 0.0;
-    for (int k = 0; k < 160; ++k) {
+    for (int k = 0; k < steps; ++k) {
         const StepStats& st = w.step();
         EXPECT_GT(st.min_distance, 0.0) << "step " << k;
-        if (k < 100) continue;
+        if (k < watch_from) continue;
         for (int b = 0; b < 10; ++b) fastest = std::max(fastest, w.q_dot(b).head<3>().norm());
     }
     return fastest;
+}
+
+// Augmented-Lagrangian contact on a column of ten crates offset by up to 2.5 mm. The multipliers
+// carried between steps make it rock from the first frames with the mass-based penalty alone
+// (al_penalty 1e5, al_load_compression 0); it settles and stays at rest with the penalty's
+// default load floor, or with al_penalty 1e7 (mu / m = 1000 at h = 0.01) and no floor
+// (docs/solver.md, known limits; docs/benchmarks.md, "Ninth pass" and "Eleventh pass").
+// Largest body speed over the last 60 of 160 steps.
+static double ten_crate_speed(double al_penalty, double al_load_compression) {
+    ContactSpec c;
+    c.model = ContactModel::AugmentedLagrangian;
+    c.al_penalty = al_penalty;
+    c.al_load_compression = al_load_compression;
+    return column_speed(c, 0.0025, 0.104, 0.211, 160, 100);
 }
 
 TEST(WorldContact, AugmentedLagrangianTenCrateColumnStaysAtRestWithTheLoadFloor) {
@@ -231,15 +246,8 @@ TEST(WorldContact, AugmentedLagrangianTenCrateColumnStaysAtRestWithTheLoadFloor)
 // taken over, and those end on the cumulative step. Taking over keeps each pair at its
 // distance, so the boxes rest within dhat of each other, as with the barrier.
 TEST(WorldContact, HybridTakeOversConvergeAreCountedAndRestWithinDhat) {
-    SceneSpec s;
-    s.contact.model = ContactModel::Hybrid;
+    SceneSpec s = dropped_stack(ContactModel::Hybrid);
     s.contact.hybrid_barrier_iterations = 1;
-    s.contact.dhat = 1e-3;
-    s.contact.friction = 0.3;
-    s.planes.push_back({Vec3::Zero(), Vec3::UnitY(), std::nullopt});
-    for (int i = 0; i < 3; ++i)
-        s.bodies.push_back(box_body("b" + std::to_string(i), Vec3(0, 0.1 + 0.003 + 0.205 * i, 0),
-                                    Vec3::Constant(0.2)));
     World w(s);
     int switches = 0, steps_switched = 0;
     for (int i = 0; i < 80; ++i) {
@@ -280,35 +288,17 @@ TEST(WorldContact, HybridTakeOversConvergeAreCountedAndRestWithinDhat) {
 // landings the barrier converges, or hands to the augmented Lagrangian with every pair held
 // where it is) bring it to rest. Largest body speed over steps 340-400.
 static double dropped_column_speed(ContactModel model) {
-    SceneSpec s;
-    s.contact.model = model;
-    s.contact.dhat = 1e-3;
-    s.contact.friction = 0.3;
-    s.planes.push_back({Vec3::Zero(), Vec3::UnitY(), std::nullopt});
-    for (int i = 0; i < 10; ++i) {
-        BodySpec b = box_body(
-            "crate" + std::to_string(i),
-            Vec3(0.004 * std::sin(2.1 * i + 0.5), 0.1045 + 0.209 * i, 0.004 * std::cos(1.3 * i + 0.2)),
-            Vec3::Constant(0.2));
-        b.material = {700.0, 1e10};
-        s.bodies.push_back(b);
-    }
-    World w(s);
-    double fastest = 0.0;
-    for (int k = 0; k < 400; ++k) {
-        const StepStats& st = w.step();
-        EXPECT_GT(st.min_distance, 0.0) << "step " << k;
-        if (k < 340) continue;
-        for (int b = 0; b < 10; ++b) fastest = std::max(fastest, w.q_dot(b).head<3>().norm());
-    }
-    return fastest;
+    ContactSpec c;
+    c.model = model;
+    return column_speed(c, 0.004, 0.1045, 0.209, 400, 340);
 }
 
 TEST(WorldContact, HybridBringsADroppedOffsetColumnToRestWhereTheAugmentedLagrangianDoesNot) {
     const double al = dropped_column_speed(ContactModel::AugmentedLagrangian);
     const double barrier = dropped_column_speed(ContactModel::Barrier);
     const double hybrid = dropped_column_speed(ContactModel::Hybrid);
-    // Measured: augmented Lagrangian 3.4e-3, barrier 9.3e-5, hybrid 7.0e-5 m/s.
+    // Measured (this column as a scene file, concord run): augmented Lagrangian 0.21 m/s,
+    // barrier and hybrid at rest (0).
     EXPECT_LT(barrier, 1e-3);
     EXPECT_LT(hybrid, 1e-3);
     EXPECT_GT(al, 1e-3);

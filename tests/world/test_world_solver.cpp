@@ -130,8 +130,11 @@ TEST(WorldSolver, EveryOptionKeepsTheBoxAboveTheGround) {
     }
 }
 
+// The statistics of a barrier solve (the hybrid model's hand-over is in test_world_contact.cpp).
 TEST(WorldSolver, StatisticsDescribeTheStep) {
-    World w(thrown_box());
+    SceneSpec s = thrown_box();
+    s.contact.model = ContactModel::Barrier;
+    World w(s);
     for (int i = 0; i < 6; ++i) w.step();  // the landing step
     const StepStats& st = w.last_stats();
     const SolverStats& ss = w.solver_stats();

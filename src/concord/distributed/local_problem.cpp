@@ -25,22 +25,6 @@ std::vector<std::uint64_t> masks_of(const std::vector<std::uint64_t>& masks,
     return out;
 }
 
-// Adds s's work (counts and times, iterations aside) to total.
-void add_work(NewtonStats& total, const NewtonStats& s) {
-    total.line_search_trials += s.line_search_trials;
-    total.ccd_limited += s.ccd_limited;
-    total.al_switches += s.al_switches;
-    total.linear_iterations += s.linear_iterations;
-    total.max_linear_residual = std::max(total.max_linear_residual, s.max_linear_residual);
-    total.psd_retries += s.psd_retries;
-    total.fallback_directions += s.fallback_directions;
-    total.t_collision += s.t_collision;
-    total.t_assembly += s.t_assembly;
-    total.t_linear += s.t_linear;
-    total.t_line_search += s.t_line_search;
-    total.t_total += s.t_total;
-}
-
 // Folds one island's statistics into the total as one machine folds its islands': the most
 // iterations of any island, the other counts and times summed, the worst status.
 void fold(NewtonStats& total, const NewtonStats& s, bool first) {

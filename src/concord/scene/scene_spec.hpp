@@ -182,7 +182,7 @@ inline const char* to_string(ContactModel m) {
 }
 
 struct ContactSpec {
-    ContactModel model = ContactModel::Barrier;
+    ContactModel model = ContactModel::Barrier;  ///< docs/solver.md, "Contact models"
     double dhat = 1e-3;               ///< activation distance of the barrier, m
     double friction = 0.0;            ///< default coefficient of friction
     double friction_velocity = 1e-3;  ///< epsilon_v: below this slip speed friction is static, m/s

@@ -9,25 +9,14 @@ namespace {
 /// Appends a later solve of the same step to `first`: work and times add up, the histories
 /// follow each other, and the later solve's outcome is the result.
 void append_solve(NewtonStats& first, const NewtonStats& later) {
+    add_work(first, later);
     first.status = later.status;
     first.stop_reason = later.stop_reason;
     first.iterations += later.iterations;
     first.residual_history.insert(first.residual_history.end(), later.residual_history.begin(),
                                   later.residual_history.end());
     first.history.insert(first.history.end(), later.history.begin(), later.history.end());
-    first.line_search_trials += later.line_search_trials;
-    first.ccd_limited += later.ccd_limited;
-    first.al_switches += later.al_switches;
-    first.linear_iterations += later.linear_iterations;
-    first.max_linear_residual = std::max(first.max_linear_residual, later.max_linear_residual);
-    first.psd_retries += later.psd_retries;
-    first.fallback_directions += later.fallback_directions;
     first.last_step_measure = later.last_step_measure;
-    first.t_collision += later.t_collision;
-    first.t_assembly += later.t_assembly;
-    first.t_linear += later.t_linear;
-    first.t_line_search += later.t_line_search;
-    first.t_total += later.t_total;
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 //
 // The constraints take over from the barrier's pairs at its last iterate (an admissible
 // state): each pair starts with its barrier force as multiplier and keeps the distance it has
-// there (ConstrainedNewtonProblem::constrain_contacts), so the switch moves nothing by itself.
+// there (ConstrainedNewtonProblem::constrain_contacts), so the switch moves nothing by itself;
+// from then on its clearance follows the barrier's law (AlContactEnergy::take_over), so the
+// solve ends where the barrier would hold the loads the constraints found.
 #pragma once
 
 #include "concord/solver/al_newton_solver.hpp"

@@ -3,11 +3,10 @@
 // per-body convergence test, how the unknowns are grouped and weighted.
 #pragma once
 
-#include <stdexcept>
-
 #include <Eigen/SparseCore>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "concord/math/hessian_blocks.hpp"

@@ -1,6 +1,7 @@
 // What one Newton solve did: how it ended, and a record of every iteration.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "concord/solver/linear_solver_params.hpp"
@@ -76,5 +77,21 @@ struct NewtonStats {
         return residual_history.empty() ? 0.0 : residual_history.back();
     }
 };
+
+/// Adds s's work (counts and times, iterations aside) to total.
+inline void add_work(NewtonStats& total, const NewtonStats& s) {
+    total.line_search_trials += s.line_search_trials;
+    total.ccd_limited += s.ccd_limited;
+    total.al_switches += s.al_switches;
+    total.linear_iterations += s.linear_iterations;
+    total.max_linear_residual = std::max(total.max_linear_residual, s.max_linear_residual);
+    total.psd_retries += s.psd_retries;
+    total.fallback_directions += s.fallback_directions;
+    total.t_collision += s.t_collision;
+    total.t_assembly += s.t_assembly;
+    total.t_linear += s.t_linear;
+    total.t_line_search += s.t_line_search;
+    total.t_total += s.t_total;
+}
 
 }  // namespace concord

@@ -423,9 +423,9 @@ void StepSystem::lag_friction(const VecX& x) {
     potential_->refresh_contacts(x);
     const ContactSet& c = potential_->contacts();
     std::vector<double> normal = barrier_->normal_forces(x);
-    // Hybrid: where the constraints ended the last solve, the barrier's force at the distance
-    // they left a pair at is not its load (up to many times the load for a pair they held
-    // close): their multipliers are.
+    // Hybrid: where the constraints ended the last solve, their multipliers are the loads; the
+    // barrier's force at the distance they left a pair at is off by what the penalty
+    // compressed it (they keep no dhat margin, so that can be a large share of the force).
     if (hybrid_al_) hybrid_al_->carried_loads(c, normal);
     friction_->lag(c, model_.planes, x, normal, model_.contact_friction(*surface_, c, bodies_),
                    q_start_, model_.spec.contact.friction_velocity * time_step_);
