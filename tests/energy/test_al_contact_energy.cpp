@@ -354,3 +354,37 @@ TEST(AlContactEnergy, AfterTakingOverMultiplierAndClearanceFollowTheBarriersLaw)
     }
     EXPECT_GT(pressed, 0);
 }
+
+// Hybrid contact's friction loads: a pair of the barrier's contact set that the constraints
+// hold gets their multiplier times its weight as normal force, the others keep the barrier's.
+TEST(AlContactEnergy, CarriedLoadsReplaceTheBarriersForcesOfThePairsTheSetHolds) {
+    ContactFixture f;
+    const ContactSet c = f.contacts();
+    const std::vector<AlPairKey> keys = keys_of(c);
+    ContactReplication rep;
+    rep.holders = {3, 3};  // every pair's weight 1/2
+    AlContactEnergy e = make_energy(f);
+    e.set_replication(&rep);
+    std::vector<double> forces(c.size(), -1.0);
+    EXPECT_EQ(e.carried_loads(c, forces), 0);  // empty set: nothing replaced
+    EXPECT_EQ(forces, std::vector<double>(c.size(), -1.0));
+    // The set holds every other pair of the contact set, and one pair it does not have.
+    std::vector<AlConstraint> set;
+    for (std::size_t i = 0; i < keys.size(); i += 2) {
+        AlConstraint k;
+        k.key = keys[i];
+        k.lambda = 1.0 + static_cast<double>(i);
+        set.push_back(k);
+    }
+    AlConstraint elsewhere;
+    elsewhere.key = {AlPairKey::PointPlane, f.surface.body_vertex_begin[1], 0};
+    ASSERT_EQ(std::find(keys.begin(), keys.end(), elsewhere.key), keys.end());
+    elsewhere.lambda = 100.0;
+    set.push_back(elsewhere);
+    e.set_constraints(set);
+    EXPECT_EQ(e.carried_loads(c, forces), static_cast<int>((keys.size() + 1) / 2));
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        EXPECT_EQ(forces[i], i % 2 == 0 ? 0.5 * (1.0 + static_cast<double>(i)) : -1.0) << i;
+    std::vector<double> wrong(c.size() + 1, 0.0);
+    EXPECT_THROW(e.carried_loads(c, wrong), std::logic_error);
+}

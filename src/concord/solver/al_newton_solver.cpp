@@ -15,9 +15,7 @@ NewtonStats al_newton_solve(ConstrainedNewtonProblem& problem, VecX& x,
     NewtonStats st;
     const auto t_start = SolverClock::now();
     const double collision_start = problem.collision_seconds();
-    if (!deadline && params.max_time > 0.0)
-        deadline = t_start + std::chrono::duration_cast<SolverClock::duration>(
-                                 std::chrono::duration<double>(params.max_time));
+    deadline = solve_deadline(deadline, params, t_start);
     VecX admissible = x;
     auto finish = [&](ConvergenceStatus status, StopReason reason) {
         st.status = status;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "concord/solver/newton_system.hpp"
+
 namespace concord {
 
 namespace {
@@ -25,9 +27,7 @@ NewtonStats hybrid_newton_solve(ConstrainedNewtonProblem& problem, VecX& x,
                                 const std::vector<bool>& free_dof, const SolverParams& params,
                                 const AlSolveParams& al, int barrier_iterations,
                                 std::optional<SolverClock::time_point> deadline) {
-    if (!deadline && params.max_time > 0.0)
-        deadline = SolverClock::now() + std::chrono::duration_cast<SolverClock::duration>(
-                                            std::chrono::duration<double>(params.max_time));
+    deadline = solve_deadline(deadline, params, SolverClock::now());
     // 1. The barrier, for at most barrier_iterations iterations.
     SolverParams barrier = params;
     barrier.max_iterations = std::min(params.max_iterations, barrier_iterations);

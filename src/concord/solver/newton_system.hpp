@@ -1,5 +1,6 @@
-// What both Newton loops (newton_solver.cpp, al_newton_solver.cpp) share: the unknowns' slice of
-// the DoF vector with its assembled system, and the fallback direction.
+// What the Newton loops (newton_solver.cpp, al_newton_solver.cpp, hybrid_newton_solver.cpp)
+// share: the unknowns' slice of the DoF vector with its assembled system, the fallback
+// direction, and the solve's deadline.
 #pragma once
 
 #include <optional>
@@ -15,6 +16,16 @@ namespace concord {
 
 inline double solver_seconds_since(SolverClock::time_point t0) {
     return std::chrono::duration<double>(SolverClock::now() - t0).count();
+}
+
+/// The deadline of a solve starting at t_start: `deadline` if the caller gave one, else
+/// params.max_time after t_start, else none.
+inline std::optional<SolverClock::time_point> solve_deadline(
+    std::optional<SolverClock::time_point> deadline, const SolverParams& params,
+    SolverClock::time_point t_start) {
+    if (deadline || !(params.max_time > 0.0)) return deadline;
+    return t_start + std::chrono::duration_cast<SolverClock::duration>(
+                         std::chrono::duration<double>(params.max_time));
 }
 
 // The unknowns' slice of the full DoF vector and the assembled Newton system over it. The
