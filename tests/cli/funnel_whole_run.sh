@@ -23,10 +23,12 @@ else
     fail "audit: $(cat "$tmp/audit.log")"
 fi
 
-if python3 - "$tmp/funnel" >"$tmp/check.log" 2>&1 <<'PY'; then
+if python3 - "$tmp/funnel" "$src/scripts" >"$tmp/check.log" 2>&1 <<'PY'; then
 import json, math, sys
 
 out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from funnel_flow import bin_and_above
 scene = json.load(open(f"{out}/scene.json"))
 bodies = json.load(open(f"{out}/bodies.json"))
 records = [json.loads(line) for line in open(f"{out}/frames.jsonl")]
@@ -48,9 +50,7 @@ for r in records[1:]:
 
 # The bin (container 2.6 x 1.0 x 2.6 m on the ground, rim at y = 1.05) holds most bodies at the
 # end; none is left above the funnel's rim (y = 2.65). Measured: 425 of 482 in the bin.
-last = records[-1]["q"]
-in_bin = sum(1 for i in dynamic if last[i][1] < 1.05 and abs(last[i][0]) < 1.3 and abs(last[i][2]) < 1.3)
-above = sum(1 for i in dynamic if last[i][1] > 2.65)
+in_bin, above = bin_and_above(records[-1]["q"], dynamic)
 assert in_bin >= 0.75 * len(dynamic), f"only {in_bin} of {len(dynamic)} bodies reached the bin"
 assert above == 0, f"{above} bodies still above the funnel"
 print(f"{in_bin} of {len(dynamic)} bodies in the bin, {stopped} of 150 steps stopped at {limit} Newton iterations")
