@@ -49,7 +49,8 @@ for r in records[1:]:
         assert s["newton_iterations"] >= limit, f"frame {r['frame']}: stopped after {s['newton_iterations']}"
 
 # The bin (container 2.6 x 1.0 x 2.6 m on the ground, rim at y = 1.05) holds most bodies at the
-# end; none is left above the funnel's rim (y = 2.65). Measured: 425 of 482 in the bin.
+# end; none is left above the funnel's rim (y = 2.65). Measured: 379 of 482 in the bin (7 Dec
+# 2026; 425 in earlier builds).
 in_bin, above = bin_and_above(records[-1]["q"], dynamic)
 assert in_bin >= 0.75 * len(dynamic), f"only {in_bin} of {len(dynamic)} bodies reached the bin"
 assert above == 0, f"{above} bodies still above the funnel"
