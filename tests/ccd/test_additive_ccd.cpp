@@ -2,6 +2,7 @@
 // grazing motion, no motion, starting in contact, degenerate primitives, parameters.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -310,6 +311,42 @@ TEST(AdditiveCCD, EdgeEdgeMinSeparation) {
     ASSERT_TRUE(r.collides);
     EXPECT_LE(r.toi, 0.4);
     EXPECT_NEAR(r.toi, 0.9 * 0.4, 1e-9);
+}
+
+// The CCD's first distance evaluation, returned as start_distance, is what the solver uses to
+// decide which candidates can come within dhat on a segment (IncrementalPotential::ccd_step):
+// it must never exceed the true distance at t = 0, and for pairs in general position it is that
+// distance to rounding.
+TEST(AdditiveCCD, StartDistanceIsALowerBoundOfTheDistanceAtTheStart) {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    auto rand3 = [&] { return Vec3(u(rng), u(rng), u(rng)); };
+    int tight = 0;
+    for (int k = 0; k < 2000; ++k) {
+        CCDQuery q;
+        std::array<Vec3, 4> x0{rand3(), rand3(), rand3(), rand3()};
+        if (k % 4 == 3) {  // nearly parallel edges, or a sliver triangle
+            x0[3] = x0[2] + (x0[1] - x0[0]) + 1e-9 * rand3();
+        }
+        q.type = k % 2 == 0 ? CCDQueryType::VertexFace : CCDQueryType::EdgeEdge;
+        for (int i = 0; i < 4; ++i) {
+            q.vertices[static_cast<std::size_t>(i)] = x0[static_cast<std::size_t>(i)];
+            q.vertices[static_cast<std::size_t>(i + 4)] = x0[static_cast<std::size_t>(i)] + 0.3 * rand3();
+        }
+        CCDParams params;
+        params.min_separation = k % 3 == 0 ? 0.0 : 1e-3;
+        const auto& v = q.vertices;
+        const CCDResult r = q.type == CCDQueryType::VertexFace
+                                ? point_triangle_ccd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], params)
+                                : edge_edge_ccd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], params);
+        const double d0 = static_cast<double>(test::ref_distance(q, 0.0));
+        EXPECT_LE(r.start_distance, d0) << k;
+        if (k % 4 != 3) {
+            EXPECT_NEAR(r.start_distance, d0, 1e-9) << k;
+            ++tight;
+        }
+    }
+    EXPECT_EQ(tight, 1500);
 }
 
 TEST(DistanceEstimate, AgreesWithTheDistanceFunctions) {

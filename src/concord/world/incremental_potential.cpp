@@ -277,9 +277,12 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
                           for (Eigen::Index v = r.begin(); v != r.end(); ++v)
                               move[v] = (x1.row(v) - x0.row(v)).norm();
                       });
-    auto may_reach = [&](double d0_sq, double travel) {
+    // The CCD's own first evaluation (CCDResult::start_distance, a lower bound of the distance
+    // at x0) settles most pairs; only those it leaves within reach get the exact distance (the
+    // bound is loose for nearly parallel edges, which would keep too many).
+    auto may_reach = [&](double start_distance, double travel, auto&& exact_distance_sq) {
         const double reach = 1.01 * (config_.dhat + travel);  // slack for rounding
-        return d0_sq < reach * reach;
+        return !(start_distance >= reach) && exact_distance_sq() < reach * reach;
     };
     std::vector<std::uint8_t> keep(pt.size() + ee.size(), 0);
     tbb::parallel_for(std::size_t(0), pt.size(), [&](std::size_t i) {
@@ -291,11 +294,12 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
         const double travel = move[c.vertex] +
                               std::max({move[f(c.face, 0)], move[f(c.face, 1)],
                                         move[f(c.face, 2)]}) + pair_dev;
-        keep[i] = may_reach(point_triangle_distance_sq(p, a, b, d), travel);
         CCDParams params = config_.ccd;
         params.min_separation += pair_dev;
         const CCDResult r = point_triangle_ccd(p, a, b, d, X1(c.vertex), X1(f(c.face, 0)),
                                                X1(f(c.face, 1)), X1(f(c.face, 2)), params);
+        keep[i] = may_reach(r.start_distance, travel,
+                            [&] { return point_triangle_distance_sq(p, a, b, d); });
         if (r.collides) toi[i] = r.toi;
     });
     tbb::parallel_for(std::size_t(0), ee.size(), [&](std::size_t i) {
@@ -306,12 +310,13 @@ double IncrementalPotential::ccd_chord_step(const VecX& q0, const VecX& q1, cons
                                 std::max(dv(e(c.edge_b, 0)), dv(e(c.edge_b, 1)));
         const double travel = std::max(move[e(c.edge_a, 0)], move[e(c.edge_a, 1)]) +
                               std::max(move[e(c.edge_b, 0)], move[e(c.edge_b, 1)]) + pair_dev;
-        keep[pt.size() + i] = may_reach(edge_edge_distance_sq(a0, a1, b0, b1), travel);
         CCDParams params = config_.ccd;
         params.min_separation += pair_dev;
         const CCDResult r =
             edge_edge_ccd(a0, a1, b0, b1, X1(e(c.edge_a, 0)), X1(e(c.edge_a, 1)),
                           X1(e(c.edge_b, 0)), X1(e(c.edge_b, 1)), params);
+        keep[pt.size() + i] = may_reach(r.start_distance, travel,
+                                        [&] { return edge_edge_distance_sq(a0, a1, b0, b1); });
         if (r.collides) toi[pt.size() + i] = r.toi;
     });
     // (A minimum: the same whatever the blocks.)

@@ -77,6 +77,7 @@ CCDResult additive_ccd(const Stencil& x0, const Stencil& x1, const CCDParams& pa
 
     CCDResult result;
     const double initial_gap = certain_gap(0.0);
+    result.start_distance = initial_gap + xi;
     if (!(initial_gap > 0.0)) {  // already within xi, or not a number: contact at the start
         result.collides = true;
         return result;

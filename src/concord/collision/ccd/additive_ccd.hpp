@@ -21,6 +21,10 @@ struct CCDResult {
     /// starts within min_separation (up to rounding). For toi > 0 the configuration at toi is
     /// at distance >= min_separation + (1 - s) * (initial gap), up to rounding.
     double toi = 0.0;
+    /// A lower bound of the pair's distance at t = 0 (the first evaluation, less its error
+    /// bound): callers that also need to know how close the pair starts read it here instead
+    /// of computing the distance again. NaN when the distance could not be evaluated.
+    double start_distance = 0.0;
     /// Distance evaluations after the initial one.
     long iterations = 0;
     /// The search stopped at max_iterations (or could no longer advance in floating point);
