@@ -325,20 +325,22 @@ TEST(AdditiveCCD, StartDistanceIsALowerBoundOfTheDistanceAtTheStart) {
     for (int k = 0; k < 2000; ++k) {
         CCDQuery q;
         std::array<Vec3, 4> x0{rand3(), rand3(), rand3(), rand3()};
-        if (k % 4 == 3) {  // nearly parallel edges, or a sliver triangle
+        if (k % 4 == 3) {  // (k odd: an edge-edge pair) nearly parallel edges
             x0[3] = x0[2] + (x0[1] - x0[0]) + 1e-9 * rand3();
         }
         q.type = k % 2 == 0 ? CCDQueryType::VertexFace : CCDQueryType::EdgeEdge;
         for (int i = 0; i < 4; ++i) {
             q.vertices[static_cast<std::size_t>(i)] = x0[static_cast<std::size_t>(i)];
-            q.vertices[static_cast<std::size_t>(i + 4)] = x0[static_cast<std::size_t>(i)] + 0.3 * rand3();
+            q.vertices[static_cast<std::size_t>(i + 4)] =
+                x0[static_cast<std::size_t>(i)] + 0.3 * rand3();
         }
         CCDParams params;
         params.min_separation = k % 3 == 0 ? 0.0 : 1e-3;
         const auto& v = q.vertices;
-        const CCDResult r = q.type == CCDQueryType::VertexFace
-                                ? point_triangle_ccd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], params)
-                                : edge_edge_ccd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], params);
+        const CCDResult r =
+            q.type == CCDQueryType::VertexFace
+                ? point_triangle_ccd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], params)
+                : edge_edge_ccd(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], params);
         const double d0 = static_cast<double>(test::ref_distance(q, 0.0));
         EXPECT_LE(r.start_distance, d0) << k;
         if (k % 4 != 3) {

@@ -63,33 +63,36 @@ ContactSet build_contact_set(const ContactSurface& surface, const Vertices& x,
 
     // Classify in parallel into per-candidate slots, then compact in candidate order so the
     // result is independent of the thread count. A pair whose bounding boxes are dhat apart
-    // cannot be a contact: its distance is only computed if no pair is within dhat, for the
-    // set's minimum distance (`exact` false: those slots hold +inf).
+    // cannot be a contact: its slot holds +inf, and its distance is computed only if no pair is
+    // within dhat, for the set's minimum distance (the second pass fills just those slots).
     const auto& pt = candidates.point_triangle;
     const auto& ee = candidates.edge_edge;
     std::vector<double> d_pt(pt.size()), d_ee(ee.size());
     std::vector<PointTriangleDistanceType> t_pt(pt.size());
     std::vector<EdgeEdgeDistanceType> t_ee(ee.size());
+    constexpr double kSkipped = std::numeric_limits<double>::infinity();
     auto classify = [&](bool exact) {
         tbb::parallel_for(std::size_t(0), pt.size(), [&](std::size_t i) {
+            if (exact && d_pt[i] != kSkipped) return;
             const auto& c = pt[i];
             const Vec3 p = X(c.vertex), a = X(faces(c.face, 0)), b = X(faces(c.face, 1)),
                        d = X(faces(c.face, 2));
             if (!exact &&
                 box_distance_sq(std::array<Vec3, 1>{p}, std::array<Vec3, 3>{a, b, d}) >= dhat_sq) {
-                d_pt[i] = std::numeric_limits<double>::infinity();
+                d_pt[i] = kSkipped;
                 return;
             }
             t_pt[i] = point_triangle_distance_type(p, a, b, d);
             d_pt[i] = point_triangle_distance_sq(p, a, b, d, t_pt[i]);
         });
         tbb::parallel_for(std::size_t(0), ee.size(), [&](std::size_t i) {
+            if (exact && d_ee[i] != kSkipped) return;
             const auto& c = ee[i];
             const Vec3 a0 = X(edges(c.edge_a, 0)), a1 = X(edges(c.edge_a, 1)),
                        b0 = X(edges(c.edge_b, 0)), b1 = X(edges(c.edge_b, 1));
             if (!exact && box_distance_sq(std::array<Vec3, 2>{a0, a1},
                                           std::array<Vec3, 2>{b0, b1}) >= dhat_sq) {
-                d_ee[i] = std::numeric_limits<double>::infinity();
+                d_ee[i] = kSkipped;
                 return;
             }
             t_ee[i] = edge_edge_distance_type(a0, a1, b0, b1);
